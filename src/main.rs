@@ -1,4 +1,36 @@
-fn main() {
-    let b = chess::Board::default();
-    println!("{}", chess::MoveGen::new_legal(&b).len());
+use clap::{Parser, Subcommand};
+use sandglass::tools;
+use std::process::ExitCode;
+
+/// Sandglass, a UCI chess engine. Without a subcommand it speaks UCI on stdin/stdout.
+#[derive(Parser, Debug)]
+#[command(name = "sandglass", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Tool>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Tool {
+    /// Count move-tree leaves for a position, or check a perft suite.
+    Perft(tools::perft::PerftArgs),
+    /// Show how each time-management strategy would spend a clock over a whole game.
+    Tm(tools::tm::TmArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => Ok(true),
+        Some(Tool::Perft(args)) => tools::perft::run(&args),
+        Some(Tool::Tm(args)) => tools::tm::run(&args).map(|()| true),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("sandglass: {e}");
+            ExitCode::from(2)
+        }
+    }
 }

@@ -1,0 +1,9 @@
+//! Sandglass: a UCI chess engine whose time management is meant to be read and taught.
+//!
+//! Layers, each knowing only the ones below it: `tools` (command-line tools) and `uci`
+//! (protocol and engine loop) → `search` → `position`, `eval`, `tt`, `time`.
+
+pub mod position;
+pub mod time;
+pub mod tools;
+pub mod uci;

@@ -1,0 +1,300 @@
+//! The engine's own position type: a `chess::Board` plus everything the crate does not track.
+//!
+//! The `chess` crate is a fast, correct move generator *for legal input*, but it must never see
+//! a position or a move that we have not checked ourselves (see `fen.rs` and `moves.rs`). On top
+//! of the board this type keeps the halfmove clock, the fullmove number and the hashes since the
+//! last irreversible move, so it can answer the draw rules, and it gives the search a cheap
+//! make/unmake: the crate is copy-make, so a stack of boards is all we need.
+
+mod fen;
+mod moves;
+
+pub use fen::{unreachable_reason, FenError};
+pub use moves::{MoveError, UciMove};
+
+use chess::{BitBoard, Board, BoardBuilder, ChessMove, Color, MoveGen, Piece, EMPTY};
+
+/// The FEN of the standard starting position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// One entry of the history stack: the board after a move and the counters that go with it.
+#[derive(Clone, Copy, Debug)]
+struct State {
+    board: Board,
+    /// Canonical hash: equal positions (same pieces, side, rights, *legal* en passant) hash alike.
+    key: u64,
+    /// Plies since the last capture or pawn move (the fifty-move counter).
+    halfmove: u32,
+    /// Plies since the start of the game: 0 at the initial position with White to move.
+    game_ply: u32,
+}
+
+/// A game position with its history.
+#[derive(Clone, Debug)]
+pub struct Position {
+    stack: Vec<State>,
+    /// Index in `stack` of the search root: repetitions at or after it are draws at once.
+    root: usize,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::startpos()
+    }
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_board(Board::default(), 0, 0)
+    }
+
+    /// Parse and validate a FEN (see `fen.rs` for the rules).
+    pub fn from_fen(text: &str) -> Result<Position, FenError> {
+        fen::parse(text)
+    }
+
+    /// Wrap a board already known to be valid, with its counters.
+    pub(crate) fn from_board(board: Board, halfmove: u32, game_ply: u32) -> Position {
+        let board = canonical(board);
+        let state = State {
+            key: board.get_hash(),
+            board,
+            halfmove,
+            game_ply,
+        };
+        let mut stack = Vec::with_capacity(512);
+        stack.push(state);
+        Position { stack, root: 0 }
+    }
+
+    #[inline]
+    fn top(&self) -> &State {
+        // The stack always holds the starting state: it is created with one and `unmake`
+        // never pops the last one.
+        &self.stack[self.stack.len() - 1]
+    }
+
+    /// The current board. Only moves from its legal move list may be made on it.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.top().board
+    }
+
+    /// Canonical Zobrist key of the current position.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.top().key
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.top().board.side_to_move()
+    }
+
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        *self.top().board.checkers() != EMPTY
+    }
+
+    /// Plies since the last capture or pawn move.
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.top().halfmove
+    }
+
+    /// The FEN fullmove number: starts at 1 and grows after each Black move.
+    pub fn fullmove_number(&self) -> u32 {
+        self.top().game_ply / 2 + 1
+    }
+
+    /// Plies played in the game so far (what the time manager calls k).
+    #[inline]
+    pub fn game_ply(&self) -> u32 {
+        self.top().game_ply
+    }
+
+    /// Plies made since the search root.
+    #[inline]
+    pub fn search_ply(&self) -> usize {
+        self.stack.len() - 1 - self.root
+    }
+
+    /// Men on the board, kings and pawns included.
+    pub fn men(&self) -> u32 {
+        self.board().combined().popcnt()
+    }
+
+    /// Legal moves of the current position.
+    #[inline]
+    pub fn legal_moves(&self) -> MoveGen {
+        MoveGen::new_legal(self.board())
+    }
+
+    /// Make a move taken from this position's legal move list.
+    ///
+    /// The crate corrupts its board on an illegal move, so callers must only pass moves they
+    /// got from `legal_moves` (or checked with `is_legal`). Debug builds verify it.
+    #[inline]
+    pub fn make_move(&mut self, m: ChessMove) {
+        debug_assert!(self.board().legal(m), "illegal move {m} in {}", self.fen());
+        let prev = *self.top();
+        let board = &prev.board;
+        let irreversible = board.piece_on(m.get_source()) == Some(Piece::Pawn)
+            || board.piece_on(m.get_dest()).is_some();
+        let mut next = board.make_move_new(m);
+        if next.en_passant().is_some() {
+            next = canonical(next);
+        }
+        self.stack.push(State {
+            key: next.get_hash(),
+            board: next,
+            halfmove: if irreversible { 0 } else { prev.halfmove + 1 },
+            game_ply: prev.game_ply + 1,
+        });
+    }
+
+    /// Pass the move to the opponent. Returns false (and changes nothing) when in check.
+    pub fn make_null_move(&mut self) -> bool {
+        let prev = *self.top();
+        match prev.board.null_move() {
+            Some(next) => {
+                self.stack.push(State {
+                    key: next.get_hash(),
+                    board: next,
+                    halfmove: prev.halfmove + 1,
+                    game_ply: prev.game_ply + 1,
+                });
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Take back the last move or null move. Does nothing at the first position.
+    #[inline]
+    pub fn unmake(&mut self) {
+        if self.stack.len() > 1 {
+            self.stack.pop();
+            if self.root >= self.stack.len() {
+                self.root = self.stack.len() - 1;
+            }
+        }
+    }
+
+    /// Mark the current position as the root of a search (see `is_repetition`).
+    pub fn set_search_root(&mut self) {
+        self.root = self.stack.len() - 1;
+    }
+
+    /// Forget the history before the current position, keeping its counters. The GUI resends
+    /// the game on every move; a position built from a long game keeps only what the draw
+    /// rules can still use (the plies since the last irreversible move).
+    pub fn trim_history(&mut self) {
+        let keep = self.top().halfmove as usize + 1;
+        if self.stack.len() > keep {
+            let drop = self.stack.len() - keep;
+            self.stack.drain(..drop);
+            self.root = self.root.saturating_sub(drop);
+        }
+    }
+
+    /// Is this a legal move here? Slow (generates all moves); for untrusted moves such as a
+    /// transposition-table move.
+    pub fn is_legal(&self, m: ChessMove) -> bool {
+        self.board().legal(m)
+    }
+
+    /// Repetition as the search sees it: a draw if the position occurred once before since the
+    /// search root (twofold, the side that repeats could repeat again), or twice before in all
+    /// (threefold, a real draw claim).
+    pub fn is_repetition(&self) -> bool {
+        self.count_repetitions(true) >= 2
+    }
+
+    /// Threefold repetition in the game: the current position occurred at least twice before.
+    pub fn is_threefold(&self) -> bool {
+        self.count_repetitions(false) >= 2
+    }
+
+    /// Earlier occurrences of the current position, counting one inside the search as two when
+    /// `search` is set. Only positions since the last irreversible move can repeat, and only
+    /// those with the same side to move, hence the step of two.
+    fn count_repetitions(&self, search: bool) -> u32 {
+        let top = self.stack.len() - 1;
+        let state = &self.stack[top];
+        let oldest = top.saturating_sub(state.halfmove as usize);
+        let mut count = 0;
+        let mut i = top;
+        while i >= oldest + 2 {
+            i -= 2;
+            if self.stack[i].key == state.key {
+                count += if search && i >= self.root { 2 } else { 1 };
+                if count >= 2 {
+                    break;
+                }
+            }
+        }
+        count
+    }
+
+    /// Fifty-move rule: 100 plies without a capture or pawn move, unless that last move mated.
+    pub fn is_fifty_move_draw(&self) -> bool {
+        self.halfmove_clock() >= 100 && !(self.in_check() && self.legal_moves().len() == 0)
+    }
+
+    /// Neither side can mate by any series of legal moves: K v K, K+minor v K, and positions
+    /// where every piece besides the kings is a bishop and all bishops share a square colour.
+    pub fn is_insufficient_material(&self) -> bool {
+        let b = self.board();
+        let heavy = *b.pieces(Piece::Pawn) | *b.pieces(Piece::Rook) | *b.pieces(Piece::Queen);
+        if heavy != EMPTY {
+            return false;
+        }
+        let knights = b.pieces(Piece::Knight).popcnt();
+        let bishops = *b.pieces(Piece::Bishop);
+        if knights + bishops.popcnt() <= 1 {
+            return true;
+        }
+        const LIGHT_SQUARES: BitBoard = BitBoard(0x55AA_55AA_55AA_55AA);
+        knights == 0 && (bishops & LIGHT_SQUARES == EMPTY || bishops & !LIGHT_SQUARES == EMPTY)
+    }
+
+    /// Any draw the search should score as zero: fifty moves, repetition, dead position.
+    pub fn is_draw_in_search(&self) -> bool {
+        self.is_fifty_move_draw() || self.is_repetition() || self.is_insufficient_material()
+    }
+
+    /// The position as FEN, with the real counters and the en-passant target square.
+    pub fn fen(&self) -> String {
+        fen::write(self)
+    }
+}
+
+/// The board with its en-passant square removed when no legal en-passant capture exists.
+///
+/// The crate records an en-passant square whenever an enemy pawn stands beside the pushed pawn,
+/// even if that pawn is pinned, and its hash includes the square; one position could then have
+/// two hashes and repetitions would be missed. Only double pushes beside an enemy pawn get here.
+fn canonical(board: Board) -> Board {
+    let Some(pushed) = board.en_passant() else {
+        return board;
+    };
+    let target = match board.side_to_move() {
+        Color::White => pushed.up(),
+        Color::Black => pushed.down(),
+    };
+    let capturable = target.is_some_and(|target| {
+        let mut gen = MoveGen::new_legal(&board);
+        gen.set_iterator_mask(BitBoard::from_square(target));
+        gen.any(|m| board.piece_on(m.get_source()) == Some(Piece::Pawn))
+    });
+    if capturable {
+        return board;
+    }
+    let mut builder = BoardBuilder::from(board);
+    builder.en_passant(None);
+    // Removing the en-passant file cannot make a sane board insane; keep the original if the
+    // crate disagrees rather than lose the position.
+    Board::try_from(builder).unwrap_or(board)
+}

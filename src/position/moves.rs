@@ -1,0 +1,83 @@
+//! Turning UCI move text into moves.
+//!
+//! A move is accepted only if it matches an entry of the legal move list, so the crate never
+//! makes a move it has not generated itself (it corrupts its board on illegal moves).
+
+use super::Position;
+use chess::ChessMove;
+use std::fmt;
+
+/// A move text that does not name a legal move of the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveError {
+    pub text: String,
+    pub fen: String,
+    pub reason: &'static str,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "move {:?} {} in position {}",
+            self.text, self.reason, self.fen
+        )
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// What a UCI move text stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UciMove {
+    Move(ChessMove),
+    /// `0000`: pass the move; only where legal (not in check).
+    Null,
+}
+
+/// Longest move text echoed back in an error, so that garbage cannot flood the output.
+const MAX_ECHO: usize = 16;
+
+impl Position {
+    /// Read a move in UCI notation (`e2e4`, `e7e8q`, also `e7e8Q`, and `0000` for a null move).
+    pub fn parse_move(&self, text: &str) -> Result<UciMove, MoveError> {
+        let error = |reason| MoveError {
+            text: text.chars().take(MAX_ECHO).collect(),
+            fen: self.fen(),
+            reason,
+        };
+        if text == "0000" {
+            return if self.in_check() {
+                Err(error("is a null move, which is illegal in check"))
+            } else {
+                Ok(UciMove::Null)
+            };
+        }
+        let b = text.as_bytes();
+        let well_formed = (b.len() == 4 || b.len() == 5)
+            && (b'a'..=b'h').contains(&b[0])
+            && (b'1'..=b'8').contains(&b[1])
+            && (b'a'..=b'h').contains(&b[2])
+            && (b'1'..=b'8').contains(&b[3])
+            && (b.len() == 4 || b"nbrqNBRQ".contains(&b[4]));
+        if !well_formed {
+            return Err(error("is not UCI move notation"));
+        }
+        let wanted = text.to_ascii_lowercase();
+        self.legal_moves()
+            .find(|m| m.to_string() == wanted)
+            .map(UciMove::Move)
+            .ok_or_else(|| error("is illegal"))
+    }
+
+    /// Parse and play a move; on error the position is unchanged.
+    pub fn play_uci(&mut self, text: &str) -> Result<(), MoveError> {
+        match self.parse_move(text)? {
+            UciMove::Move(m) => self.make_move(m),
+            UciMove::Null => {
+                self.make_null_move();
+            }
+        }
+        Ok(())
+    }
+}

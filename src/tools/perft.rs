@@ -1,0 +1,244 @@
+//! `sandglass perft`: count leaf nodes of the legal move tree, for one position or a suite.
+//!
+//! Perft exercises the move generator and our `Position` wrapper together; the suites in
+//! `perft/` hold published counts. The last ply is bulk-counted (the length of the legal move
+//! list), so the wrapper's cost shows only at interior nodes.
+
+use crate::position::{unreachable_reason, Position};
+use chess::MoveGen;
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct PerftArgs {
+    /// Depth to count (not used with --suite).
+    pub depth: Option<u32>,
+    /// Position to count from (default: the starting position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Print the count below each root move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Check every depth entry of an EPD perft suite (`FEN ;D1 20 ;D2 400`).
+    #[arg(long)]
+    pub suite: Option<String>,
+    /// With --suite: skip entries deeper than this.
+    #[arg(long)]
+    pub max_depth: Option<u32>,
+    /// With --suite: skip entries whose expected count is larger than this.
+    #[arg(long)]
+    pub max_nodes: Option<u64>,
+    /// Count with the chess crate's own perft loop instead, as a speed baseline.
+    #[arg(long)]
+    pub baseline: bool,
+}
+
+/// Leaf nodes at `depth` plies below the position.
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut nodes = 0;
+    for m in moves {
+        pos.make_move(m);
+        nodes += perft(pos, depth - 1);
+        pos.unmake();
+    }
+    nodes
+}
+
+/// Perft split by root move, sorted by move text.
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(String, u64)> {
+    let mut out: Vec<(String, u64)> = pos
+        .legal_moves()
+        .map(|m| {
+            pos.make_move(m);
+            let n = perft(pos, depth.saturating_sub(1));
+            pos.unmake();
+            (m.to_string(), n)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn mnps(nodes: u64, seconds: f64) -> f64 {
+    nodes as f64 / seconds.max(1e-9) / 1e6
+}
+
+pub fn run(args: &PerftArgs) -> Result<bool, String> {
+    if let Some(path) = &args.suite {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let report = run_suite(
+            &text,
+            args.max_depth,
+            args.max_nodes,
+            args.baseline,
+            |line| println!("{line}"),
+        );
+        println!("{}", report.summary());
+        return Ok(report.failures == 0 && report.invalid == 0);
+    }
+    let depth = args.depth.ok_or("perft needs a DEPTH (or --suite FILE)")?;
+    let mut pos = match &args.fen {
+        Some(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
+        None => Position::startpos(),
+    };
+    if let Some(reason) = unreachable_reason(pos.board()) {
+        println!("note: unreachable position ({reason}); counting anyway");
+    }
+    let start = Instant::now();
+    let nodes = if args.divide {
+        let split = divide(&mut pos, depth);
+        for (m, n) in &split {
+            println!("{m}: {n}");
+        }
+        split.iter().map(|(_, n)| n).sum()
+    } else if args.baseline {
+        MoveGen::movegen_perft_test(pos.board(), depth as usize) as u64
+    } else {
+        perft(&mut pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "perft {depth}: {nodes} nodes in {:.3} s, {:.1} Mnps",
+        secs,
+        mnps(nodes, secs)
+    );
+    Ok(true)
+}
+
+/// What a suite run found.
+#[derive(Debug, Default)]
+pub struct SuiteReport {
+    pub positions: usize,
+    pub checks: usize,
+    pub failures: usize,
+    /// Lines whose FEN the validator refused (counted as failures of the suite).
+    pub invalid: usize,
+    pub skipped_depth: usize,
+    pub skipped_nodes: usize,
+    /// Accepted positions that cannot arise in a game (reported, still checked).
+    pub unreachable: usize,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl SuiteReport {
+    pub fn summary(&self) -> String {
+        format!(
+            "positions {}, checks {}, failures {}, invalid {}, skipped {} (depth > max: {}, nodes > max: {}), unreachable accepted {}, nodes {}, {:.1} Mnps",
+            self.positions,
+            self.checks,
+            self.failures,
+            self.invalid,
+            self.skipped_depth + self.skipped_nodes,
+            self.skipped_depth,
+            self.skipped_nodes,
+            self.unreachable,
+            self.nodes,
+            mnps(self.nodes, self.seconds)
+        )
+    }
+}
+
+/// One suite line: the FEN and its `(depth, expected)` entries.
+type SuiteEntry = (String, Vec<(u32, u64)>);
+
+/// Parse `FEN ;D1 20 ;D2 400` and `FEN; D1 20; D2 400` lines (CRLF, NULs and blank lines are
+/// tolerated). An entry that is not `D<depth> <count>` makes the line an error.
+pub fn parse_suite_line(line: &str) -> Option<Result<SuiteEntry, String>> {
+    let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+    if line.is_empty() || line.starts_with('#') {
+        return None;
+    }
+    let mut parts = line.split(';');
+    let fen = parts.next().unwrap_or("").trim().to_string();
+    let mut entries = Vec::new();
+    for part in parts {
+        let part = part.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+        if part.is_empty() {
+            continue;
+        }
+        let mut words = part.split_whitespace();
+        let parsed = match (words.next(), words.next(), words.next()) {
+            (Some(d), Some(n), None) => d
+                .strip_prefix('D')
+                .and_then(|d| d.parse::<u32>().ok())
+                .zip(n.parse::<u64>().ok()),
+            _ => None,
+        };
+        match parsed {
+            Some(entry) => entries.push(entry),
+            None => return Some(Err(format!("bad depth entry {part:?}"))),
+        }
+    }
+    Some(Ok((fen, entries)))
+}
+
+/// Check a whole suite, reporting each problem through `out`.
+pub fn run_suite(
+    text: &str,
+    max_depth: Option<u32>,
+    max_nodes: Option<u64>,
+    baseline: bool,
+    mut out: impl FnMut(String),
+) -> SuiteReport {
+    let mut report = SuiteReport::default();
+    let start = Instant::now();
+    for (i, line) in text.lines().enumerate() {
+        let lineno = i + 1;
+        let (fen, entries) = match parse_suite_line(line) {
+            None => continue,
+            Some(Ok(entry)) => entry,
+            Some(Err(e)) => {
+                out(format!("line {lineno}: {e}"));
+                report.invalid += 1;
+                continue;
+            }
+        };
+        let mut pos = match Position::from_fen(&fen) {
+            Ok(pos) => pos,
+            Err(e) => {
+                out(format!("line {lineno}: FEN refused ({e}): {fen}"));
+                report.invalid += 1;
+                continue;
+            }
+        };
+        report.positions += 1;
+        if let Some(reason) = unreachable_reason(pos.board()) {
+            report.unreachable += 1;
+            out(format!(
+                "line {lineno}: note: accepted though unreachable in a game ({reason}); its move tree is well defined, so it is checked: {fen}"
+            ));
+        }
+        for (depth, expected) in entries {
+            if max_depth.is_some_and(|d| depth > d) {
+                report.skipped_depth += 1;
+                continue;
+            }
+            if max_nodes.is_some_and(|n| expected > n) {
+                report.skipped_nodes += 1;
+                continue;
+            }
+            let got = if baseline {
+                MoveGen::movegen_perft_test(pos.board(), depth as usize) as u64
+            } else {
+                perft(&mut pos, depth)
+            };
+            report.checks += 1;
+            report.nodes += got;
+            if got != expected {
+                report.failures += 1;
+                out(format!(
+                    "MISMATCH line {lineno}: {fen} depth {depth}: expected {expected}, got {got}"
+                ));
+            }
+        }
+    }
+    report.seconds = start.elapsed().as_secs_f64();
+    report
+}

@@ -1,0 +1,844 @@
+//! `sandglass tm`: a classroom tool for the time managers in [`crate::time`].
+//!
+//! * `sandglass tm --tc 300+3 [--strategy NAME|all] [--plies 160] [--use 0.6]
+//!   [--overhead MS] [--lag MS] [--svg FILE]` simulates a game: each of our moves spends
+//!   its soft budget × the use factor (never more than hard), plus the simulated GUI lag;
+//!   the opponent's moves cost us nothing; our clock gets the increment after each move
+//!   and, with `M/B` controls, the base time again after every M moves. It prints a
+//!   table, a terminal chart and a summary, and flags any move that would run the clock
+//!   below zero. `--svg` draws the same chart as a hand-written SVG file.
+//! * `sandglass tm --rem` prints Ahle's fit of the expected remaining plies beside the
+//!   exact log-normal value for k = 0…200.
+
+use crate::time::{self, allocate, lognormal, Clock, Game, History, Settings, Strategy};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Arguments of `sandglass tm`.
+#[derive(clap::Args, Debug, Clone, PartialEq)]
+pub struct TmArgs {
+    /// Time control in seconds: B+I (300+3), B (120), M/B (40/900) or M/B+I (40/900+5).
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Strategy to simulate, or "all".
+    #[arg(long, default_value = "expositor")]
+    pub strategy: String,
+    /// Length of the simulated game in plies (we play the even plies).
+    #[arg(long, default_value_t = 160)]
+    pub plies: u32,
+    /// Share of the soft budget each move really uses (never beyond hard).
+    #[arg(long = "use", default_value_t = 0.6)]
+    pub use_factor: f64,
+    /// Move Overhead given to the time manager, in ms.
+    #[arg(long, default_value_t = time::DEFAULT_MOVE_OVERHEAD_MS)]
+    pub overhead: i64,
+    /// Simulated GUI/network lag charged to our clock on every move, in ms.
+    #[arg(long, default_value_t = 0)]
+    pub lag: i64,
+    /// Also write the chart as an SVG picture to this file.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+    /// Print REM(k): Ahle's fit beside the exact log-normal, k = 0…200.
+    #[arg(long)]
+    pub rem: bool,
+}
+
+/// A parsed time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Moves per period for repeating controls (`M/B`), None for sudden death.
+    pub moves: Option<u32>,
+    pub base_ms: i64,
+    pub increment_ms: i64,
+}
+
+/// Longest base or increment accepted, in seconds (about 31 years).
+const MAX_TC_SECONDS: f64 = 1e9;
+/// Longest simulated game.
+const MAX_PLIES: u32 = 10_000;
+/// One symbol per strategy in the terminal chart, in `Strategy::ALL` order.
+const SYMBOLS: [char; 7] = ['E', 'L', 'G', 'C', 'V', 'S', 'M'];
+/// Where two strategies share a cell.
+const OVERLAP: char = '*';
+/// SVG line colours, in `Strategy::ALL` order.
+const COLOURS: [&str; 7] = [
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+];
+
+fn parse_seconds(text: &str, what: &str) -> Result<i64, String> {
+    let t = text.trim();
+    let secs: f64 = t
+        .parse()
+        .map_err(|_| format!("bad {what} '{t}': expected seconds, e.g. 300 or 0.1"))?;
+    if !secs.is_finite() || !(0.0..=MAX_TC_SECONDS).contains(&secs) {
+        return Err(format!(
+            "{what} '{t}' is out of range (0 to {MAX_TC_SECONDS} s)"
+        ));
+    }
+    Ok((secs * 1000.0).round() as i64)
+}
+
+/// Parse `B+I`, `B`, `M/B` or `M/B+I` (seconds).
+pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
+    let text = text.trim();
+    let (moves, rest) = match text.split_once('/') {
+        Some((m, rest)) => {
+            let m = m.trim();
+            let moves: u32 = m
+                .parse()
+                .map_err(|_| format!("bad move count '{m}' in '{text}' (expected e.g. 40/900)"))?;
+            if moves == 0 {
+                return Err(format!("move count must be at least 1 in '{text}'"));
+            }
+            (Some(moves), rest)
+        }
+        None => (None, text),
+    };
+    let (base, inc) = match rest.split_once('+') {
+        Some((b, i)) => (b, Some(i)),
+        None => (rest, None),
+    };
+    let base_ms = parse_seconds(base, "base time")?;
+    if base_ms == 0 {
+        return Err(format!("base time must be positive in '{text}'"));
+    }
+    let increment_ms = match inc {
+        Some(i) => parse_seconds(i, "increment")?,
+        None => 0,
+    };
+    Ok(TimeControl {
+        moves,
+        base_ms,
+        increment_ms,
+    })
+}
+
+/// One of our moves in the simulation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveRow {
+    /// Our move number, from 1.
+    pub number: u32,
+    pub ply: u32,
+    pub men: u32,
+    pub moves_to_go: Option<u32>,
+    pub clock_before_ms: i64,
+    pub soft_ms: u64,
+    pub hard_ms: u64,
+    /// Thinking plus lag.
+    pub spent_ms: i64,
+    /// After the increment (and the refill at a control).
+    pub clock_after_ms: i64,
+    /// The clock would have gone below zero during this move.
+    pub flagged: bool,
+    pub why: String,
+}
+
+/// A simulated game for one strategy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Simulation {
+    pub strategy: Strategy,
+    pub rows: Vec<MoveRow>,
+}
+
+impl Simulation {
+    pub fn flags(&self) -> usize {
+        self.rows.iter().filter(|r| r.flagged).count()
+    }
+}
+
+/// Men on the board at `ply`: from 32 down to 6 over the game, deterministically.
+pub fn men_schedule(ply: u32, plies: u32) -> u32 {
+    if plies == 0 {
+        return 32;
+    }
+    let gone = (26.0 * f64::from(ply) / f64::from(plies)).round();
+    (32.0 - gone).clamp(6.0, 32.0) as u32
+}
+
+/// Simulate one game. `use_factor` is clamped to 0…HARD_FACTOR, lag to ≥ 0.
+pub fn simulate(
+    settings: &Settings,
+    tc: &TimeControl,
+    plies: u32,
+    use_factor: f64,
+    overhead_ms: i64,
+    lag_ms: i64,
+) -> Simulation {
+    let use_factor = time::finite_or(use_factor, 0.0).clamp(0.0, time::HARD_FACTOR);
+    let lag = lag_ms.max(0);
+    let mut clock = tc.base_ms;
+    let mut history = History::new();
+    let mut rows = Vec::new();
+    for ply in (0..plies.min(MAX_PLIES)).step_by(2) {
+        let number = ply / 2 + 1;
+        let moves_to_go = tc.moves.filter(|&m| m > 0).map(|m| m - (number - 1) % m);
+        let men = men_schedule(ply, plies);
+        let budget = allocate(
+            settings,
+            &Clock {
+                time_left_ms: clock,
+                increment_ms: tc.increment_ms,
+                moves_to_go,
+                overhead_ms,
+            },
+            &Game {
+                plies_played: ply,
+                men,
+            },
+            &history,
+        );
+        let think = (budget.soft_ms as f64 * use_factor)
+            .min(budget.hard_ms as f64)
+            .round() as u64;
+        history.record(think, budget.soft_ms);
+        let spent = i64::try_from(think).unwrap_or(i64::MAX).saturating_add(lag);
+        let clock_before = clock;
+        let flagged = clock_before.saturating_sub(spent) < 0;
+        clock = clock_before
+            .saturating_sub(spent)
+            .saturating_add(tc.increment_ms);
+        if moves_to_go == Some(1) {
+            clock = clock.saturating_add(tc.base_ms);
+        }
+        rows.push(MoveRow {
+            number,
+            ply,
+            men,
+            moves_to_go,
+            clock_before_ms: clock_before,
+            soft_ms: budget.soft_ms,
+            hard_ms: budget.hard_ms,
+            spent_ms: spent,
+            clock_after_ms: clock,
+            flagged,
+            why: budget.why,
+        });
+    }
+    Simulation {
+        strategy: settings.strategy,
+        rows,
+    }
+}
+
+/// Seconds, compactly: "9.84", "290.1", "1234".
+fn secs(ms: f64) -> String {
+    let s = ms / 1000.0;
+    if s.abs() < 10.0 {
+        format!("{s:.2}")
+    } else if s.abs() < 1000.0 {
+        format!("{s:.1}")
+    } else {
+        format!("{s:.0}")
+    }
+}
+
+fn describe_tc(tc: &TimeControl) -> String {
+    let moves = match tc.moves {
+        Some(m) => format!("{m} moves in {} s, repeating", secs(tc.base_ms as f64)),
+        None => format!("base {} s", secs(tc.base_ms as f64)),
+    };
+    format!("{moves}, increment {} s", secs(tc.increment_ms as f64))
+}
+
+/// The per-move table.
+pub fn table(sims: &[Simulation]) -> String {
+    let mut out = String::new();
+    let Some(first) = sims.first() else {
+        return out;
+    };
+    let repeating = first.rows.iter().any(|r| r.moves_to_go.is_some());
+    let single = sims.len() == 1;
+    let mut head1 = format!("{:>5} {:>4}", "", "");
+    let mut head2 = format!("{:>5} {:>4}", "move", "men");
+    if repeating {
+        head1.push_str(&format!(" {:>4}", ""));
+        head2.push_str(&format!(" {:>4}", "mtg"));
+    }
+    for sim in sims {
+        if single {
+            head2.push_str(&format!(
+                " {:>9} {:>9} {:>9} {:>10}",
+                "soft s", "hard s", "spent s", "clock s"
+            ));
+        } else {
+            head1.push_str(&format!(" {:^19}", sim.strategy.name()));
+            head2.push_str(&format!(" {:>8} {:>10}", "budget", "clock"));
+        }
+    }
+    if !single {
+        out.push_str(head1.trim_end());
+        out.push('\n');
+    }
+    out.push_str(&head2);
+    out.push('\n');
+    for (i, row) in first.rows.iter().enumerate() {
+        let _ = write!(out, "{:>5} {:>4}", row.number, row.men);
+        if repeating {
+            let _ = write!(out, " {:>4}", row.moves_to_go.unwrap_or(0));
+        }
+        for sim in sims {
+            let Some(r) = sim.rows.get(i) else { continue };
+            let mark = if r.flagged { "!" } else { " " };
+            let clock = format!("{}{mark}", secs(r.clock_after_ms as f64));
+            if single {
+                let _ = write!(
+                    out,
+                    " {:>9} {:>9} {:>9} {:>10}",
+                    secs(r.soft_ms as f64),
+                    secs(r.hard_ms as f64),
+                    secs(r.spent_ms as f64),
+                    clock
+                );
+            } else {
+                let _ = write!(out, " {:>8} {:>10}", secs(r.soft_ms as f64), clock);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A value ≥ `x` of the form 1, 2, 2.5 or 5 × 10^k.
+fn nice_ceil(x: f64) -> f64 {
+    if !(x.is_finite() && x > 0.0) {
+        return 1.0;
+    }
+    let power = 10f64.powf(x.log10().floor());
+    for m in [1.0, 2.0, 2.5, 5.0, 10.0] {
+        if m * power >= x {
+            return m * power;
+        }
+    }
+    10.0 * power
+}
+
+/// A tick step giving roughly `target` ticks over `range`.
+fn nice_step(range: f64, target: f64) -> f64 {
+    nice_ceil(range / target.max(1.0))
+}
+
+/// Y-axis step for six intervals above `max` seconds: (step, top = 6 × step).
+fn y_axis(max: f64) -> (f64, f64) {
+    let step = nice_step(max, 6.0);
+    (step, 6.0 * step)
+}
+
+fn max_budget_s(sims: &[Simulation]) -> f64 {
+    sims.iter()
+        .flat_map(|s| s.rows.iter())
+        .map(|r| r.soft_ms as f64 / 1000.0)
+        .fold(0.0, f64::max)
+}
+
+fn symbol(s: Strategy) -> char {
+    Strategy::ALL
+        .iter()
+        .position(|&x| x == s)
+        .map_or('?', |i| SYMBOLS[i])
+}
+
+fn colour(s: Strategy) -> &'static str {
+    Strategy::ALL
+        .iter()
+        .position(|&x| x == s)
+        .map_or("#000000", |i| COLOURS[i])
+}
+
+/// The soft budgets as a terminal chart: move number across, seconds up.
+pub fn chart(sims: &[Simulation]) -> String {
+    // 24 steps, a label every 4 rows: six labelled intervals.
+    const HEIGHT: usize = 25;
+    const MAX_WIDTH: usize = 100;
+    let moves = sims.iter().map(|s| s.rows.len()).max().unwrap_or(0);
+    if moves == 0 {
+        return String::from("(no moves to chart)\n");
+    }
+    let width = moves.min(MAX_WIDTH);
+    let (_, top) = y_axis(max_budget_s(sims));
+    let mut grid = vec![vec![' '; width]; HEIGHT];
+    for sim in sims {
+        let sym = symbol(sim.strategy);
+        for (i, r) in sim.rows.iter().enumerate() {
+            let col = i * width / moves;
+            let frac = (r.soft_ms as f64 / 1000.0 / top).clamp(0.0, 1.0);
+            let row = HEIGHT - 1 - (frac * (HEIGHT - 1) as f64).round() as usize;
+            let cell = &mut grid[row][col];
+            *cell = if *cell == ' ' || *cell == sym {
+                sym
+            } else {
+                OVERLAP
+            };
+        }
+    }
+    let mut out = String::from("soft budget (s)\n");
+    for (i, line) in grid.iter().enumerate() {
+        let value = top * (HEIGHT - 1 - i) as f64 / (HEIGHT - 1) as f64;
+        let label = if i % 4 == 0 {
+            format!("{:>8}", trim_number(value))
+        } else {
+            " ".repeat(8)
+        };
+        let _ = writeln!(out, "{label} |{}", line.iter().collect::<String>());
+    }
+    let _ = writeln!(out, "{} +{}", " ".repeat(8), "-".repeat(width));
+    // Tick labels every 10 moves.
+    let mut ticks = vec![' '; width + 6];
+    let step = if moves <= 100 {
+        10
+    } else {
+        nice_step(moves as f64, 10.0) as usize
+    };
+    let mut m = step;
+    while m <= moves {
+        let col = (m - 1) * width / moves;
+        for (k, ch) in m.to_string().chars().enumerate() {
+            if let Some(cell) = ticks.get_mut(col + k) {
+                *cell = ch;
+            }
+        }
+        m += step.max(1);
+    }
+    let _ = writeln!(
+        out,
+        "{}  {}  move",
+        " ".repeat(8),
+        ticks.iter().collect::<String>().trim_end()
+    );
+    let legend: Vec<String> = sims
+        .iter()
+        .map(|s| format!("{} {}", symbol(s.strategy), s.strategy.name()))
+        .collect();
+    let _ = writeln!(out, "legend: {}   {OVERLAP} overlap", legend.join("  "));
+    out
+}
+
+/// One summary line per strategy.
+pub fn summary(sims: &[Simulation]) -> String {
+    let mut out = String::new();
+    for sim in sims {
+        let spent: i64 = sim
+            .rows
+            .iter()
+            .map(|r| r.spent_ms)
+            .fold(0, i64::saturating_add);
+        let end = sim.rows.last().map_or(0, |r| r.clock_after_ms);
+        let lowest = sim.rows.iter().min_by_key(|r| r.clock_before_ms);
+        let low = lowest.map_or(String::new(), |r| {
+            format!(
+                ", lowest {} s before move {}",
+                secs(r.clock_before_ms as f64),
+                r.number
+            )
+        });
+        let flags = match sim.flags() {
+            0 => "no flag".to_string(),
+            n => {
+                let first = sim.rows.iter().find(|r| r.flagged).map_or(0, |r| r.number);
+                format!("FLAGGED {n}× (first at move {first})")
+            }
+        };
+        let _ = writeln!(
+            out,
+            "{:<10} spent {} s in {} moves, clock at end {} s{low}; {flags}",
+            sim.strategy.name(),
+            secs(spent as f64),
+            sim.rows.len(),
+            secs(end as f64)
+        );
+    }
+    out
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The soft budgets as an SVG picture: one polyline per strategy, axes, ticks, legend.
+pub fn svg(sims: &[Simulation], title: &str) -> String {
+    let (w, h) = (960.0, 540.0);
+    let (left, right, top, bottom) = (70.0, 170.0, 50.0, 60.0);
+    let moves = sims.iter().map(|s| s.rows.len()).max().unwrap_or(0).max(1) as f64;
+    let (ystep, ymax) = y_axis(max_budget_s(sims));
+    let x_of = |m: f64| left + (m - 1.0) / (moves - 1.0).max(1.0) * (w - left - right);
+    let y_of = |v: f64| h - bottom - v / ymax * (h - top - bottom);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(out, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+    let _ = writeln!(
+        out,
+        r#"<text x="{}" y="28" text-anchor="middle" font-size="16">{}</text>"#,
+        (left + w - right) / 2.0,
+        escape(title)
+    );
+    // Y grid and ticks.
+    let mut v = 0.0;
+    while v <= ymax * (1.0 + 1e-9) {
+        let y = y_of(v);
+        let _ = writeln!(
+            out,
+            r##"<line x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#e0e0e0"/>"##,
+            w - right
+        );
+        let _ = writeln!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
+            left - 6.0,
+            y + 4.0,
+            trim_number(v)
+        );
+        v += ystep;
+    }
+    // X ticks.
+    let xstep = nice_step(moves, 10.0).max(1.0);
+    let mut m = xstep;
+    let _ = writeln!(
+        out,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">1</text>"#,
+        x_of(1.0),
+        h - bottom + 18.0
+    );
+    while m <= moves {
+        let x = x_of(m);
+        let _ = writeln!(
+            out,
+            r##"<line x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{:.1}" stroke="#e0e0e0"/>"##,
+            top,
+            h - bottom
+        );
+        let _ = writeln!(
+            out,
+            r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{m}</text>"#,
+            h - bottom + 18.0
+        );
+        m += xstep;
+    }
+    // Axes and their labels.
+    let _ = writeln!(
+        out,
+        r#"<line x1="{left}" y1="{top}" x2="{left}" y2="{:.1}" stroke="black"/>"#,
+        h - bottom
+    );
+    let _ = writeln!(
+        out,
+        r#"<line x1="{left}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="black"/>"#,
+        h - bottom,
+        w - right,
+        h - bottom
+    );
+    let _ = writeln!(
+        out,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">move number</text>"#,
+        (left + w - right) / 2.0,
+        h - 18.0
+    );
+    let _ = writeln!(
+        out,
+        r#"<text x="18" y="{:.1}" text-anchor="middle" transform="rotate(-90 18 {:.1})">soft budget (s)</text>"#,
+        (top + h - bottom) / 2.0,
+        (top + h - bottom) / 2.0
+    );
+    // One polyline per strategy, red circles where the clock would go below zero.
+    for (i, sim) in sims.iter().enumerate() {
+        let points: Vec<String> = sim
+            .rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "{:.1},{:.1}",
+                    x_of(f64::from(r.number)),
+                    y_of(r.soft_ms as f64 / 1000.0)
+                )
+            })
+            .collect();
+        let c = colour(sim.strategy);
+        let _ = writeln!(
+            out,
+            r#"<polyline fill="none" stroke="{c}" stroke-width="2" points="{}"/>"#,
+            points.join(" ")
+        );
+        for r in sim.rows.iter().filter(|r| r.flagged) {
+            let _ = writeln!(
+                out,
+                r#"<circle cx="{:.1}" cy="{:.1}" r="4" fill="red"/>"#,
+                x_of(f64::from(r.number)),
+                y_of(r.soft_ms as f64 / 1000.0)
+            );
+        }
+        let ly = top + 10.0 + 20.0 * i as f64;
+        let lx = w - right + 15.0;
+        let _ = writeln!(
+            out,
+            r#"<line x1="{lx}" y1="{ly}" x2="{}" y2="{ly}" stroke="{c}" stroke-width="3"/>"#,
+            lx + 24.0
+        );
+        let _ = writeln!(
+            out,
+            r#"<text x="{}" y="{}">{}</text>"#,
+            lx + 30.0,
+            ly + 4.0,
+            sim.strategy.name()
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+fn trim_number(v: f64) -> String {
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// REM(k) from Ahle's fit beside the exact log-normal, k = 0…200.
+pub fn rem_table() -> String {
+    let mut out = String::from("   k     Ahle  lognormal     diff   (expected plies remaining)\n");
+    for k in 0..=200 {
+        let (a, l) = lognormal::compare_with_ahle(k);
+        let _ = writeln!(out, "{k:>4} {a:>8.2} {l:>10.2} {:>+8.2}", l - a);
+    }
+    out
+}
+
+/// The strategies named by `--strategy`.
+pub fn parse_strategies(text: &str) -> Result<Vec<Strategy>, String> {
+    if text.trim().eq_ignore_ascii_case("all") {
+        return Ok(Strategy::ALL.to_vec());
+    }
+    text.split(',').map(str::parse).collect()
+}
+
+/// Everything `tm --tc …` prints.
+pub fn report(args: &TmArgs, tc_text: &str) -> Result<(String, Vec<Simulation>), String> {
+    let tc = parse_tc(tc_text)?;
+    let strategies = parse_strategies(&args.strategy)?;
+    if !(args.use_factor.is_finite() && (0.0..=time::HARD_FACTOR).contains(&args.use_factor)) {
+        return Err(format!(
+            "--use must be between 0 and {} (got {})",
+            time::HARD_FACTOR,
+            args.use_factor
+        ));
+    }
+    if args.overhead < 0 || args.lag < 0 {
+        return Err("--overhead and --lag must not be negative".to_string());
+    }
+    if args.plies == 0 || args.plies > MAX_PLIES {
+        return Err(format!("--plies must be between 1 and {MAX_PLIES}"));
+    }
+    let sims: Vec<Simulation> = strategies
+        .iter()
+        .map(|&s| {
+            simulate(
+                &Settings::new(s),
+                &tc,
+                args.plies,
+                args.use_factor,
+                args.overhead,
+                args.lag,
+            )
+        })
+        .collect();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "tm {tc_text}: {}; overhead {} ms, lag {} ms; each move uses {} × soft (at most hard); {} plies",
+        describe_tc(&tc),
+        args.overhead,
+        args.lag,
+        args.use_factor,
+        args.plies
+    );
+    for sim in &sims {
+        if let Some(r) = sim.rows.first() {
+            let _ = writeln!(out, "move 1  {}", r.why);
+        }
+    }
+    out.push('\n');
+    out.push_str(&table(&sims));
+    out.push('\n');
+    out.push_str(&chart(&sims));
+    out.push('\n');
+    out.push_str(&summary(&sims));
+    Ok((out, sims))
+}
+
+/// Run `sandglass tm`.
+pub fn run(args: &TmArgs) -> Result<(), String> {
+    if args.rem {
+        print!("{}", rem_table());
+    }
+    let Some(tc_text) = args.tc.as_deref() else {
+        if args.rem {
+            return Ok(());
+        }
+        return Err("tm: give --tc (e.g. 300+3, 40/900) or --rem".to_string());
+    };
+    let (text, sims) = report(args, tc_text)?;
+    print!("{text}");
+    if let Some(path) = &args.svg {
+        let title = format!(
+            "Sandglass soft budgets, {tc_text}, overhead {} ms, use {}",
+            args.overhead, args.use_factor
+        );
+        std::fs::write(path, svg(&sims, &title))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(tc: &str, strategy: &str) -> TmArgs {
+        TmArgs {
+            tc: Some(tc.to_string()),
+            strategy: strategy.to_string(),
+            plies: 160,
+            use_factor: 0.6,
+            overhead: time::DEFAULT_MOVE_OVERHEAD_MS,
+            lag: 0,
+            svg: None,
+            rem: false,
+        }
+    }
+
+    #[test]
+    fn tc_parser_accepts() {
+        let tc = |m, b, i| TimeControl {
+            moves: m,
+            base_ms: b,
+            increment_ms: i,
+        };
+        assert_eq!(parse_tc("300+3"), Ok(tc(None, 300_000, 3000)));
+        assert_eq!(parse_tc(" 10 + 0.1 "), Ok(tc(None, 10_000, 100)));
+        assert_eq!(parse_tc("1+0.01"), Ok(tc(None, 1000, 10)));
+        assert_eq!(parse_tc("2+0"), Ok(tc(None, 2000, 0)));
+        assert_eq!(parse_tc("120"), Ok(tc(None, 120_000, 0)));
+        assert_eq!(parse_tc("40/900"), Ok(tc(Some(40), 900_000, 0)));
+        assert_eq!(parse_tc("40/2"), Ok(tc(Some(40), 2000, 0)));
+        assert_eq!(parse_tc("40/900+5"), Ok(tc(Some(40), 900_000, 5000)));
+    }
+
+    #[test]
+    fn tc_parser_rejects() {
+        for bad in [
+            "", "abc", "300+", "+3", "40/", "/900", "0/900", "-5+1", "300+-1", "nan", "inf+1",
+            "1e20", "0", "0+1", "40/900/5", "300+3+1", "4.5/900", "x/900",
+        ] {
+            assert!(parse_tc(bad).is_err(), "{bad:?} should be rejected");
+        }
+    }
+
+    #[test]
+    fn clock_never_goes_negative() {
+        for tc in ["10+0.1", "300+3", "40/900", "1+0.01", "2+0", "40/2"] {
+            let tc = parse_tc(tc).unwrap_or_else(|e| panic!("{e}"));
+            // Spending soft × use (the brief's game), or hard on every move. A lag as long
+            // as the overhead on *every* move is also survived where the increment or a
+            // refill pays for it; in sudden death (2+0) it cannot be (80 moves × 10 ms is
+            // 40 % of the clock), and neither can it on top of spending 3× the average
+            // move every time, so those pairs are left out.
+            let mut runs = vec![(0.6, 0), (1.0, 0), (time::HARD_FACTOR, 0)];
+            if tc.increment_ms >= 10 || tc.moves.is_some() {
+                runs.extend([(0.6, 10), (1.0, 10)]);
+            }
+            for s in Strategy::ALL {
+                for &(use_factor, lag) in &runs {
+                    let sim = simulate(&Settings::new(s), &tc, 160, use_factor, 10, lag);
+                    assert_eq!(sim.rows.len(), 80);
+                    for r in &sim.rows {
+                        assert!(
+                            !r.flagged && r.clock_after_ms >= 0,
+                            "{s} {tc:?} use {use_factor} lag {lag}: move {} {r:?}",
+                            r.number
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn repeating_control_refills_and_counts_down() {
+        let tc = parse_tc("40/900").unwrap_or_else(|e| panic!("{e}"));
+        let sim = simulate(&Settings::default(), &tc, 160, 0.6, 10, 0);
+        assert_eq!(sim.rows[0].moves_to_go, Some(40));
+        assert_eq!(sim.rows[39].moves_to_go, Some(1));
+        assert_eq!(sim.rows[40].moves_to_go, Some(40));
+        assert!(sim.rows[40].clock_before_ms > 900_000);
+        // The last move before the control gets a real budget, not a crumb.
+        assert!(sim.rows[39].soft_ms as f64 > 0.5 * sim.rows[39].clock_before_ms as f64);
+    }
+
+    #[test]
+    fn men_go_from_32_to_6() {
+        assert_eq!(men_schedule(0, 160), 32);
+        assert_eq!(men_schedule(160, 160), 6);
+        assert_eq!(men_schedule(80, 160), 19);
+        assert_eq!(men_schedule(5, 0), 32);
+    }
+
+    #[test]
+    fn report_chart_and_svg() {
+        let (text, sims) = report(&args("300+3", "all"), "300+3").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(sims.len(), 7);
+        for s in Strategy::ALL {
+            assert!(text.contains(s.name()));
+        }
+        assert!(text.contains("legend: E expositor"));
+        assert!(!text.contains("FLAGGED"));
+        let picture = svg(&sims, "a <test> & more");
+        assert!(picture.starts_with("<svg"));
+        assert!(picture.trim_end().ends_with("</svg>"));
+        assert_eq!(picture.matches("<polyline").count(), 7);
+        assert!(picture.contains("a &lt;test&gt; &amp; more"));
+        let (one, _) =
+            report(&args("40/900", "classic"), "40/900").unwrap_or_else(|e| panic!("{e}"));
+        assert!(one.contains("mtg") && one.contains("soft s"));
+    }
+
+    #[test]
+    fn report_rejects_bad_arguments() {
+        assert!(report(&args("300+3", "fastest"), "300+3").is_err());
+        assert!(report(&args("3oo", "all"), "3oo").is_err());
+        let mut a = args("300+3", "all");
+        a.use_factor = f64::NAN;
+        assert!(report(&a, "300+3").is_err());
+        a.use_factor = 0.6;
+        a.overhead = -1;
+        assert!(report(&a, "300+3").is_err());
+    }
+
+    #[test]
+    fn flags_are_reported() {
+        let tc = parse_tc("1+0").unwrap_or_else(|e| panic!("{e}"));
+        // A lag far beyond the overhead flags.
+        let sim = simulate(&Settings::default(), &tc, 160, 0.6, 0, 200);
+        assert!(sim.flags() > 0);
+        assert!(summary(std::slice::from_ref(&sim)).contains("FLAGGED"));
+        assert!(table(&[sim]).contains('!'));
+    }
+
+    #[test]
+    fn rem_table_has_every_ply() {
+        let t = rem_table();
+        assert_eq!(t.lines().count(), 202);
+        assert!(t.contains("   0    86.85      82.01    -4.84"));
+    }
+
+    #[test]
+    fn nice_numbers() {
+        assert_eq!(nice_ceil(7.3), 10.0);
+        assert_eq!(nice_ceil(1.2), 2.0);
+        assert_eq!(nice_ceil(0.0), 1.0);
+        assert_eq!(nice_ceil(40.0), 50.0);
+        assert_eq!(trim_number(2.5), "2.5");
+        assert_eq!(trim_number(10.0), "10");
+    }
+}
