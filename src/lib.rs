@@ -3,7 +3,10 @@
 //! Layers, each knowing only the ones below it: `tools` (command-line tools) and `uci`
 //! (protocol and engine loop) → `search` → `position`, `eval`, `tt`, `time`.
 
+pub mod eval;
 pub mod position;
+pub mod search;
 pub mod time;
 pub mod tools;
+pub mod tt;
 pub mod uci;

@@ -14,6 +14,8 @@ struct Cli {
 enum Tool {
     /// Count move-tree leaves for a position, or check a perft suite.
     Perft(tools::perft::PerftArgs),
+    /// Search a fixed set of positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
+    Bench(tools::bench::BenchArgs),
     /// Show how each time-management strategy would spend a clock over a whole game.
     Tm(tools::tm::TmArgs),
 }
@@ -21,8 +23,12 @@ enum Tool {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => Ok(true),
+        None => {
+            sandglass::uci::engine::run();
+            Ok(true)
+        }
         Some(Tool::Perft(args)) => tools::perft::run(&args),
+        Some(Tool::Bench(args)) => tools::bench::run(&args),
         Some(Tool::Tm(args)) => tools::tm::run(&args).map(|()| true),
     };
     match result {

@@ -1,4 +1,5 @@
 //! Command-line tools beside the UCI engine.
 
+pub mod bench;
 pub mod perft;
 pub mod tm;

@@ -1,0 +1,439 @@
+//! Principal variation search with the classical pruning and reduction techniques.
+//!
+//! Every technique below trades a little accuracy for a lot of speed; each is guarded by the
+//! conditions under which it is known to be safe (not in check, not near mate scores, not at
+//! PV nodes where the exact score matters).
+
+use super::ordering::{is_noisy, Heuristics, MovePicker, MAX_PLY};
+use super::score::{is_mate, DRAW, INFINITY, MATE, MATE_BOUND};
+use super::see;
+use super::stopper::Stopper;
+use crate::eval::evaluate;
+use crate::position::Position;
+use crate::tt::{Bound, TranspositionTable};
+use chess::{ChessMove, Piece};
+use once_cell::sync::Lazy;
+
+/// Late-move reduction in plies, by depth and move number: ln(d)·ln(m)/2.25 + 0.75, the shape
+/// most engines derive from (e.g. Ethereal and Stockfish use log·log tables of this kind).
+static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+    let mut table = [[0; 64]; 64];
+    for (d, row) in table.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+        }
+    }
+    table
+});
+
+/// One search thread's state.
+pub struct Searcher<'a> {
+    pub pos: Position,
+    pub tt: &'a TranspositionTable,
+    pub stop: Stopper<'a>,
+    pub heur: Heuristics,
+    pub seldepth: usize,
+    /// Triangular PV table: `pv[ply]` is the line found from that ply.
+    pv: Vec<[ChessMove; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    /// Static evaluation by ply, to tell whether the side to move is improving.
+    evals: [i32; MAX_PLY + 2],
+    /// The move made at each ply (None for a null move), for counter-moves and the null-move
+    /// guard.
+    moves: [Option<ChessMove>; MAX_PLY + 2],
+    null_at: [bool; MAX_PLY + 2],
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(pos: Position, tt: &'a TranspositionTable, stop: Stopper<'a>) -> Self {
+        Searcher {
+            pos,
+            tt,
+            stop,
+            heur: Heuristics::default(),
+            seldepth: 0,
+            pv: vec![[ChessMove::default(); MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 2],
+            evals: [0; MAX_PLY + 2],
+            moves: [None; MAX_PLY + 2],
+            null_at: [false; MAX_PLY + 2],
+        }
+    }
+
+    /// The principal variation found from the root in the last completed search call.
+    pub fn root_pv(&self) -> Vec<ChessMove> {
+        self.pv[0][..self.pv_len[0]].to_vec()
+    }
+
+    fn update_pv(&mut self, ply: usize, m: ChessMove) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn make(&mut self, ply: usize, m: ChessMove) {
+        self.pos.make_move(m);
+        self.moves[ply + 1] = Some(m);
+        self.null_at[ply + 1] = false;
+    }
+
+    /// Does the side to move have a piece other than pawns and king? Without one, zugzwang is
+    /// common and null-move pruning is unsound.
+    fn has_non_pawn_material(&self) -> bool {
+        let b = self.pos.board();
+        let ours = *b.color_combined(b.side_to_move());
+        let pawns_kings = *b.pieces(Piece::Pawn) | *b.pieces(Piece::King);
+        ours & !pawns_kings != chess::EMPTY
+    }
+
+    /// Search the root's children with the window (alpha, beta); `root_moves` lists the moves
+    /// to consider in order (searchmoves and MultiPV restrict it). Returns the best score and
+    /// move; the best move is set only once a move has been searched to completion with a
+    /// score above alpha, which is what makes a move from an unfinished iteration playable.
+    pub fn search_root(
+        &mut self,
+        root_moves: &[ChessMove],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Option<ChessMove>) {
+        self.pv_len[0] = 0;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let in_check = self.pos.in_check();
+        for (i, &m) in root_moves.iter().enumerate() {
+            if !self.stop.tick() {
+                break;
+            }
+            self.make(0, m);
+            let ext = i32::from(self.pos.in_check());
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(new_depth, -beta, -alpha, 1, false);
+            } else {
+                let quiet = !is_noisy(self.pos.board(), m) && !in_check;
+                let r = if depth >= 3 && i >= 3 && quiet {
+                    (LMR[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                score = -self.negamax(new_depth - r, -alpha - 1, -alpha, 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(new_depth, -alpha - 1, -alpha, 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(new_depth, -beta, -alpha, 1, false);
+                }
+            }
+            self.pos.unmake();
+            if self.stop.is_stopped() {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    self.update_pv(0, m);
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best_score, best_move)
+    }
+
+    /// Negamax alpha-beta with a principal-variation (null) window for all but the first move.
+    pub fn negamax(
+        &mut self,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply);
+        }
+        if !self.stop.tick() {
+            return DRAW;
+        }
+        let pv_node = beta - alpha > 1;
+        self.seldepth = self.seldepth.max(ply);
+
+        if self.pos.is_draw_in_search() {
+            return DRAW;
+        }
+        // Mate-distance pruning: no line from here can beat a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY {
+            return evaluate(self.pos.board());
+        }
+
+        let key = self.pos.key();
+        let hit = self.tt.probe(key, ply);
+        // A table move is only a hint: the crate corrupts its board on an illegal move, so it
+        // is checked against the legal moves (by the move picker) before it is ever made.
+        let tt_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit {
+            if !pv_node && h.depth >= depth {
+                let usable = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                };
+                if usable {
+                    return h.score;
+                }
+            }
+        }
+
+        let in_check = self.pos.in_check();
+        let eval = if in_check {
+            -INFINITY
+        } else if let Some(h) = hit {
+            // The stored score is a better estimate than the static eval when its bound allows.
+            let e = h.eval;
+            match h.bound {
+                Bound::Lower if h.score > e => h.score,
+                Bound::Upper if h.score < e => h.score,
+                Bound::Exact => h.score,
+                _ => e,
+            }
+        } else {
+            evaluate(self.pos.board())
+        };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            hit.map_or(eval, |h| h.eval)
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+
+        if !pv_node && !in_check && !is_mate(beta) {
+            // Reverse futility: far above beta with a shallow depth left, assume it holds.
+            let margin = 75 * depth - if improving { 60 } else { 0 };
+            if depth <= 8 && eval - margin >= beta {
+                return eval;
+            }
+            // Null move: if passing still fails high, a real move almost surely would.
+            if depth >= 3
+                && eval >= beta
+                && !self.null_at[ply]
+                && self.has_non_pawn_material()
+                && self.pos.make_null_move()
+            {
+                self.moves[ply + 1] = None;
+                self.null_at[ply + 1] = true;
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
+                self.pos.unmake();
+                if self.stop.is_stopped() {
+                    return DRAW;
+                }
+                if score >= beta {
+                    return if is_mate(score) { beta } else { score };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a table move this node was not searched
+        // before, so its ordering is poor; search it shallower.
+        if depth >= 4 && tt_move.is_none() && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let prev = self.moves[ply];
+        let mut picker = MovePicker::all(self.pos.board(), tt_move, &self.heur, ply, prev);
+        if picker.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+
+        let side = self.pos.side_to_move();
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut quiets_tried: [ChessMove; 64] = [ChessMove::default(); 64];
+        let mut quiet_count = 0;
+        let mut searched = 0usize;
+        let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+
+        while let Some((m, order)) = picker.next_move() {
+            let quiet = !is_noisy(self.pos.board(), m);
+            if searched > 0 && !is_mate(best_score) && best_score > -MATE_BOUND {
+                if quiet && !in_check {
+                    // Late-move pruning: at shallow depth, late quiet moves rarely matter.
+                    if depth <= 6 && quiet_count as i32 >= lmp_limit {
+                        continue;
+                    }
+                    // Futility: a quiet move cannot lift a hopeless eval above alpha.
+                    if depth <= 6 && eval + 100 + 90 * depth <= alpha {
+                        continue;
+                    }
+                } else if !quiet && depth <= 6 && MovePicker::is_bad_capture(order) {
+                    // Captures that lose more than the depth can make up for.
+                    if !see::see_ge(self.pos.board(), m, -90 * depth) {
+                        continue;
+                    }
+                }
+            }
+
+            self.make(ply, m);
+            let gives_check = self.pos.in_check();
+            let new_depth = depth - 1 + i32::from(gives_check);
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(new_depth, -beta, -alpha, ply + 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched >= 2 + usize::from(pv_node) && quiet && !gives_check {
+                    r = LMR[depth.min(63) as usize][searched.min(63)];
+                    r += i32::from(!pv_node);
+                    r += i32::from(!improving);
+                    r += i32::from(cut_node);
+                    r -= i32::from(order >= 900_000); // killers and counter-move
+                    r -= self.heur.history(side, m) / 6_000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.negamax(new_depth, -beta, -alpha, ply + 1, false);
+                }
+            }
+            self.pos.unmake();
+            if self.stop.is_stopped() {
+                return DRAW;
+            }
+            searched += 1;
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            let tried = &quiets_tried[..quiet_count];
+                            self.heur.record_cutoff(side, ply, depth, m, prev, tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = m;
+                quiet_count += 1;
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            ply,
+            best_move,
+            best_score,
+            static_eval.max(-MATE_BOUND),
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// Quiescence: only captures and queen promotions (all evasions in check), so that the
+    /// static evaluation is only ever taken in a quiet position.
+    pub fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        if !self.stop.tick() {
+            return DRAW;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.pos.is_draw_in_search() {
+            return DRAW;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY {
+            return if in_check {
+                DRAW
+            } else {
+                evaluate(self.pos.board())
+            };
+        }
+        let key = self.pos.key();
+        let hit = self.tt.probe(key, ply);
+        if let Some(h) = hit {
+            let usable = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            };
+            if usable && beta - alpha == 1 {
+                return h.score;
+            }
+        }
+        let stand_pat = if in_check {
+            -MATE + ply as i32
+        } else {
+            hit.map_or_else(|| evaluate(self.pos.board()), |h| h.eval)
+        };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut best = stand_pat;
+        let mut picker = MovePicker::noisy(self.pos.board());
+        if in_check && picker.is_empty() {
+            return -MATE + ply as i32;
+        }
+        while let Some((m, order)) = picker.next_move() {
+            if !in_check {
+                // Captures that lose material by exchange, or cannot reach alpha even if the
+                // victim comes free (delta pruning), are not worth a node.
+                if MovePicker::is_bad_capture(order) {
+                    continue;
+                }
+                if stand_pat + see::gain(self.pos.board(), m) + 200 <= alpha {
+                    continue;
+                }
+            }
+            self.make(ply, m);
+            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            self.pos.unmake();
+            if self.stop.is_stopped() {
+                return DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

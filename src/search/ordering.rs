@@ -1,0 +1,254 @@
+//! Move ordering: the order in which alpha-beta tries moves decides how much it can prune.
+//!
+//! Order: the transposition-table move, captures that do not lose material (most valuable
+//! victim first, least valuable attacker as tie-break), queen promotions, the two killer moves
+//! of this ply, the counter-move to the opponent's last move, the other quiet moves by their
+//! history score, and last the captures that lose material.
+
+use super::see;
+use chess::{Board, ChessMove, Color, Piece, EMPTY};
+
+pub const MAX_PLY: usize = 128;
+const HISTORY_MAX: i32 = 16_384;
+
+const TT_MOVE: i32 = 4_000_000;
+const GOOD_CAPTURE: i32 = 2_000_000;
+const KILLER: i32 = 1_000_000;
+const COUNTER: i32 = 900_000;
+const BAD_CAPTURE: i32 = -2_000_000;
+
+/// What the search learns about quiet moves as it goes.
+pub struct Heuristics {
+    pub killers: [[Option<ChessMove>; 2]; MAX_PLY + 1],
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    counter: Box<[[Option<ChessMove>; 64]; 64]>,
+}
+
+impl Default for Heuristics {
+    fn default() -> Self {
+        Heuristics {
+            killers: [[None; 2]; MAX_PLY + 1],
+            history: Box::new([[[0; 64]; 64]; 2]),
+            counter: Box::new([[None; 64]; 64]),
+        }
+    }
+}
+
+impl Heuristics {
+    pub fn history(&self, side: Color, m: ChessMove) -> i32 {
+        self.history[side.to_index()][m.get_source().to_index()][m.get_dest().to_index()]
+    }
+
+    pub fn counter(&self, prev: Option<ChessMove>) -> Option<ChessMove> {
+        prev.and_then(|p| self.counter[p.get_source().to_index()][p.get_dest().to_index()])
+    }
+
+    /// History "gravity": bonuses shrink as the score nears its bound, so it stays bounded and
+    /// recent results weigh more.
+    fn nudge(entry: &mut i32, bonus: i32) {
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// A quiet move caused a beta cutoff: reward it, punish the quiet moves tried before it.
+    pub fn record_cutoff(
+        &mut self,
+        side: Color,
+        ply: usize,
+        depth: i32,
+        best: ChessMove,
+        prev: Option<ChessMove>,
+        tried: &[ChessMove],
+    ) {
+        let bonus = (depth * depth * 8).min(1_200);
+        let table = &mut self.history[side.to_index()];
+        Self::nudge(
+            &mut table[best.get_source().to_index()][best.get_dest().to_index()],
+            bonus,
+        );
+        for m in tried {
+            if *m != best {
+                Self::nudge(
+                    &mut table[m.get_source().to_index()][m.get_dest().to_index()],
+                    -bonus,
+                );
+            }
+        }
+        if ply <= MAX_PLY && self.killers[ply][0] != Some(best) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(best);
+        }
+        if let Some(p) = prev {
+            self.counter[p.get_source().to_index()][p.get_dest().to_index()] = Some(best);
+        }
+    }
+
+    /// Between searches: keep what was learnt, but at half weight.
+    pub fn age(&mut self) {
+        for side in self.history.iter_mut() {
+            for row in side.iter_mut() {
+                for v in row.iter_mut() {
+                    *v /= 2;
+                }
+            }
+        }
+        self.killers = [[None; 2]; MAX_PLY + 1];
+    }
+}
+
+/// Is the move a capture (en passant included) or a promotion? Those are "noisy"; the rest
+/// are "quiet".
+#[inline]
+pub fn is_noisy(board: &Board, m: ChessMove) -> bool {
+    m.get_promotion().is_some()
+        || board.piece_on(m.get_dest()).is_some()
+        || see::is_en_passant(board, m)
+}
+
+/// A move list with scores, handed out best first by selection (the moves after a cutoff are
+/// never sorted).
+pub struct MovePicker {
+    moves: [(ChessMove, i32); 256],
+    len: usize,
+    next: usize,
+}
+
+impl MovePicker {
+    /// Every legal move, scored for the main search.
+    pub fn all(
+        board: &Board,
+        tt_move: Option<ChessMove>,
+        heur: &Heuristics,
+        ply: usize,
+        prev: Option<ChessMove>,
+    ) -> MovePicker {
+        let mut picker = MovePicker::empty();
+        let killers = if ply <= MAX_PLY {
+            heur.killers[ply]
+        } else {
+            [None; 2]
+        };
+        let counter = heur.counter(prev);
+        let side = board.side_to_move();
+        for m in chess::MoveGen::new_legal(board) {
+            let score = if Some(m) == tt_move {
+                TT_MOVE
+            } else if is_noisy(board, m) {
+                noisy_score(board, m)
+            } else if Some(m) == killers[0] {
+                KILLER + 1
+            } else if Some(m) == killers[1] {
+                KILLER
+            } else if Some(m) == counter {
+                COUNTER
+            } else {
+                heur.history(side, m)
+            };
+            picker.push(m, score);
+        }
+        picker
+    }
+
+    /// Captures (en passant included) and queen promotions, for quiescence; all evasions when
+    /// in check.
+    pub fn noisy(board: &Board) -> MovePicker {
+        let mut picker = MovePicker::empty();
+        let mut gen = chess::MoveGen::new_legal(board);
+        if *board.checkers() != EMPTY {
+            for m in gen {
+                let score = if is_noisy(board, m) {
+                    noisy_score(board, m)
+                } else {
+                    0
+                };
+                picker.push(m, score);
+            }
+            return picker;
+        }
+        gen.set_iterator_mask(*board.color_combined(!board.side_to_move()));
+        for m in &mut gen {
+            if m.get_promotion().is_none_or(|p| p == Piece::Queen) {
+                picker.push(m, noisy_score(board, m));
+            }
+        }
+        // Quiet queen promotions and en passant: the crate's capture mask leaves them out.
+        let back_rank = match board.side_to_move() {
+            Color::White => chess::get_rank(chess::Rank::Eighth),
+            Color::Black => chess::get_rank(chess::Rank::First),
+        };
+        let mut extra = back_rank & !*board.combined();
+        if let Some(pushed) = board.en_passant() {
+            let target = match board.side_to_move() {
+                Color::White => pushed.up(),
+                Color::Black => pushed.down(),
+            };
+            if let Some(t) = target {
+                extra |= chess::BitBoard::from_square(t);
+            }
+        }
+        gen.set_iterator_mask(extra);
+        for m in gen {
+            let pawn = board.piece_on(m.get_source()) == Some(Piece::Pawn);
+            if pawn && m.get_promotion().is_none_or(|p| p == Piece::Queen) {
+                picker.push(m, noisy_score(board, m));
+            }
+        }
+        picker
+    }
+
+    fn empty() -> MovePicker {
+        MovePicker {
+            moves: [(ChessMove::default(), 0); 256],
+            len: 0,
+            next: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, m: ChessMove, score: i32) {
+        if self.len < self.moves.len() {
+            self.moves[self.len] = (m, score);
+            self.len += 1;
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The best remaining move and its ordering score.
+    pub fn next_move(&mut self) -> Option<(ChessMove, i32)> {
+        if self.next >= self.len {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..self.len {
+            if self.moves[i].1 > self.moves[best].1 {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.next += 1;
+        Some(self.moves[self.next - 1])
+    }
+
+    /// Is this ordering score that of a capture that loses material?
+    pub fn is_bad_capture(score: i32) -> bool {
+        score < BAD_CAPTURE / 2
+    }
+}
+
+/// MVV-LVA within good and bad captures, split by SEE.
+fn noisy_score(board: &Board, m: ChessMove) -> i32 {
+    let victim = see::gain(board, m);
+    let attacker = board.piece_on(m.get_source()).map_or(0, see::value);
+    let mvv_lva = victim * 16 - attacker / 16;
+    if see::see_ge(board, m, 0) {
+        GOOD_CAPTURE + mvv_lva
+    } else {
+        BAD_CAPTURE + mvv_lva
+    }
+}

@@ -1,0 +1,69 @@
+//! Score conventions: centipawns from the side to move, mates as distance from the root.
+
+/// Score of being mated at the root; a mate found n plies from the root scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Scores beyond this (in absolute value) are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Larger than any score: the initial window.
+pub const INFINITY: i32 = 32_500;
+pub const DRAW: i32 = 0;
+
+pub fn is_mate(score: i32) -> bool {
+    score.abs() >= MATE_BOUND
+}
+
+/// Mate scores in the table count from the stored node, not from the root.
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= MATE_BOUND {
+        score - ply
+    } else if score <= -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+/// UCI form: `cp 34` or `mate 3` / `mate -2`, mates counted in moves, not plies.
+pub fn uci(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        format!("mate -{}", (MATE + score) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_in_moves_not_plies() {
+        assert_eq!(uci(MATE - 1), "mate 1"); // we mate with our next move
+        assert_eq!(uci(MATE - 3), "mate 2");
+        assert_eq!(uci(-(MATE - 2)), "mate -1"); // we are mated after our move and theirs
+        assert_eq!(uci(-MATE), "mate 0");
+        assert_eq!(uci(-(MATE - 4)), "mate -2");
+        assert_eq!(uci(17), "cp 17");
+    }
+
+    #[test]
+    fn tt_round_trip() {
+        for s in [MATE - 5, -(MATE - 7), 100, -3] {
+            assert_eq!(score_from_tt(score_to_tt(s, 9), 9), s);
+        }
+    }
+}

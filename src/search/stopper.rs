@@ -1,0 +1,220 @@
+//! The hard stop: node counting and clock polling inside the search.
+//!
+//! Reading the clock costs tens of nanoseconds, so the searcher polls the clock and the stop
+//! flag only every `POLL_INTERVAL` nodes; node limits are compared at every node, so they are
+//! honoured exactly. POLL_INTERVAL is chosen from a measurement (see the README): at ~1.5 M
+//! nodes per second, 1024 nodes take about 0.7 ms, which bounds the stop latency well under
+//! the millisecond scale a GUI can notice, while the clock read stays below 0.01% of the time.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// Nodes between two polls of the clock and the stop flag.
+pub const POLL_INTERVAL: u64 = 1024;
+
+/// Flags shared between the engine loop and the search threads.
+pub struct Signals {
+    /// Set by `stop`, `quit`, a new `go`, or the main search thread when it is done.
+    stop: AtomicBool,
+    /// Set during `go ponder` until `ponderhit`: no time limit applies while it is set.
+    pondering: AtomicBool,
+    /// Set by the main search thread when it is done, so helper threads stop too. Kept apart
+    /// from `stop` because `go infinite` must still wait for the GUI's `stop`.
+    finished: AtomicBool,
+    /// Microseconds after `epoch` from which the budget is measured (reset by `ponderhit`).
+    origin_us: AtomicU64,
+    epoch: Instant,
+    /// Nodes searched by all threads (helpers add theirs at every poll).
+    pub nodes: AtomicU64,
+    wake: (Mutex<()>, Condvar),
+}
+
+impl Signals {
+    pub fn new(pondering: bool) -> Signals {
+        Signals {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            finished: AtomicBool::new(false),
+            origin_us: AtomicU64::new(0),
+            epoch: Instant::now(),
+            nodes: AtomicU64::new(0),
+            wake: (Mutex::new(()), Condvar::new()),
+        }
+    }
+
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.notify();
+    }
+
+    /// The main search thread is done: helpers stop.
+    pub fn finish(&self) {
+        self.finished.store(true, Ordering::SeqCst);
+        self.notify();
+    }
+
+    pub fn finished(&self) -> bool {
+        self.finished.load(Ordering::Relaxed)
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// `ponderhit`: the move we pondered was played; the clock starts now.
+    pub fn ponderhit(&self) {
+        let now = self.epoch.elapsed().as_micros() as u64;
+        self.origin_us.store(now, Ordering::SeqCst);
+        self.pondering.store(false, Ordering::SeqCst);
+        self.notify();
+    }
+
+    /// Time since the budget started (the `go`, or the `ponderhit`).
+    pub fn elapsed(&self) -> Duration {
+        let origin = Duration::from_micros(self.origin_us.load(Ordering::Relaxed));
+        self.epoch.elapsed().saturating_sub(origin)
+    }
+
+    /// Time since the `go` itself, for `info time`.
+    pub fn since_go(&self) -> Duration {
+        self.epoch.elapsed()
+    }
+
+    fn notify(&self) {
+        let _guard = self.wake.0.lock().unwrap_or_else(|e| e.into_inner());
+        self.wake.1.notify_all();
+    }
+
+    /// Block until `stop` or `ponderhit` (for `go infinite` and `go ponder`, which must not
+    /// answer before the GUI says so), or until `done()` holds.
+    pub fn wait_until(&self, done: impl Fn(&Signals) -> bool) {
+        let mut guard = self.wake.0.lock().unwrap_or_else(|e| e.into_inner());
+        while !done(self) {
+            guard = match self.wake.1.wait_timeout(guard, Duration::from_millis(50)) {
+                Ok((g, _)) => g,
+                Err(e) => e.into_inner().0,
+            };
+        }
+    }
+}
+
+/// Why a search ended, for `TimeLog` and tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// Still running (never reported at the end).
+    None,
+    /// The GUI (or a new command) stopped it.
+    Stopped,
+    HardTime,
+    SoftTime,
+    Nodes,
+    Depth,
+    Mate,
+    /// Only one legal move: played at once.
+    SingleReply,
+    /// No legal moves at all.
+    NoMoves,
+}
+
+impl StopReason {
+    pub fn describe(self) -> &'static str {
+        match self {
+            StopReason::None => "not stopped",
+            StopReason::Stopped => "stop command",
+            StopReason::HardTime => "hard limit (unwound mid-iteration)",
+            StopReason::SoftTime => "soft limit (next depth would not fit: elapsed x F >= soft)",
+            StopReason::Nodes => "node limit",
+            StopReason::Depth => "depth limit",
+            StopReason::Mate => "mate found",
+            StopReason::SingleReply => "single legal reply",
+            StopReason::NoMoves => "no legal moves",
+        }
+    }
+}
+
+/// One thread's view: counts its nodes and decides when to unwind.
+pub struct Stopper<'a> {
+    pub signals: &'a Signals,
+    pub nodes: u64,
+    node_limit: u64,
+    hard: Option<Duration>,
+    next_poll: u64,
+    reported: u64,
+    /// Whether this thread owns the limits (the main thread); helpers only obey `stop`.
+    main: bool,
+    pub reason: StopReason,
+}
+
+impl<'a> Stopper<'a> {
+    /// A helper thread's stopper: no limits of its own, it stops when the main thread does.
+    pub fn helper(signals: &'a Signals) -> Self {
+        Stopper::new(signals, None, None, false)
+    }
+
+    pub fn new(
+        signals: &'a Signals,
+        node_limit: Option<u64>,
+        hard: Option<Duration>,
+        main: bool,
+    ) -> Self {
+        Stopper {
+            signals,
+            nodes: 0,
+            node_limit: node_limit.unwrap_or(u64::MAX),
+            hard,
+            next_poll: POLL_INTERVAL,
+            reported: 0,
+            main,
+            reason: StopReason::None,
+        }
+    }
+
+    #[inline]
+    pub fn is_stopped(&self) -> bool {
+        self.reason != StopReason::None
+    }
+
+    /// May the search visit one more node? Counts it if so.
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        if self.reason != StopReason::None {
+            return false;
+        }
+        if self.nodes >= self.node_limit {
+            self.reason = StopReason::Nodes;
+            return false;
+        }
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + POLL_INTERVAL;
+            self.poll();
+        }
+        self.reason == StopReason::None
+    }
+
+    fn poll(&mut self) {
+        self.signals
+            .nodes
+            .fetch_add(self.nodes - self.reported, Ordering::Relaxed);
+        self.reported = self.nodes;
+        if self.signals.stopped() || (!self.main && self.signals.finished()) {
+            self.reason = StopReason::Stopped;
+        } else if self.main && !self.signals.pondering() {
+            if let Some(hard) = self.hard {
+                if self.signals.elapsed() >= hard {
+                    self.reason = StopReason::HardTime;
+                }
+            }
+        }
+    }
+
+    /// Nodes of all threads so far.
+    pub fn total_nodes(&self) -> u64 {
+        self.signals.nodes.load(Ordering::Relaxed) + (self.nodes - self.reported)
+    }
+}

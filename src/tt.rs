@@ -1,0 +1,264 @@
+//! The transposition table: a shared, lock-free hash table of search results.
+//!
+//! Each entry is two 64-bit words, the key XOR the data and the data itself, so a torn write
+//! by another thread is detected as a key mismatch (the "lockless hashing" of Hyatt and Mann).
+//! Four entries make a 64-byte bucket; a position may live in any slot of its bucket, and a new
+//! result replaces the slot with the least valuable (shallow, old) entry.
+
+use chess::{ChessMove, Piece, ALL_SQUARES};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// How a stored score relates to the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most this (every move failed low).
+    Upper = 1,
+    /// The true score is at least this (a move failed high).
+    Lower = 2,
+    Exact = 3,
+}
+
+/// What a probe finds.
+#[derive(Clone, Copy, Debug)]
+pub struct Hit {
+    pub mv: Option<ChessMove>,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket {
+    slots: [Slot; 4],
+}
+
+pub const DEFAULT_MB: usize = 16;
+pub const MAX_MB: usize = 65_536;
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    /// Search generation, stored in each entry: entries from older searches are replaced first.
+    age: AtomicU8,
+}
+
+/// A move in 15 bits: from (6), to (6), promotion (3).
+pub fn encode_move(m: ChessMove) -> u16 {
+    let promo = match m.get_promotion() {
+        None => 0,
+        Some(Piece::Knight) => 1,
+        Some(Piece::Bishop) => 2,
+        Some(Piece::Rook) => 3,
+        Some(_) => 4,
+    };
+    (m.get_source().to_index() | m.get_dest().to_index() << 6 | promo << 12) as u16
+}
+
+pub fn decode_move(bits: u16) -> Option<ChessMove> {
+    if bits == 0 {
+        return None;
+    }
+    let from = ALL_SQUARES[(bits & 63) as usize];
+    let to = ALL_SQUARES[((bits >> 6) & 63) as usize];
+    let promo = match (bits >> 12) & 7 {
+        0 => None,
+        1 => Some(Piece::Knight),
+        2 => Some(Piece::Bishop),
+        3 => Some(Piece::Rook),
+        _ => Some(Piece::Queen),
+    };
+    Some(ChessMove::new(from, to, promo))
+}
+
+fn pack(mv: u16, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    (mv as u64)
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | ((depth.clamp(0, 255) as u64) << 48)
+        | ((bound as u64) << 56)
+        | (((age & 63) as u64) << 58)
+}
+
+fn unpack(data: u64) -> (u16, i32, i32, i32, u8, u8) {
+    (
+        data as u16,
+        (data >> 16) as u16 as i16 as i32,
+        (data >> 32) as u16 as i16 as i32,
+        ((data >> 48) & 255) as i32,
+        ((data >> 56) & 3) as u8,
+        ((data >> 58) & 63) as u8,
+    )
+}
+
+impl TranspositionTable {
+    /// A table of `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let count = (mb.clamp(1, MAX_MB) << 20) / std::mem::size_of::<Bucket>();
+        let mut buckets = Vec::new();
+        buckets.resize_with(count.max(1), Bucket::default);
+        TranspositionTable {
+            buckets,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    pub fn size_mb(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    /// Forget everything (ucinewgame, Clear Hash).
+    pub fn clear(&self) {
+        for bucket in &self.buckets {
+            for slot in &bucket.slots {
+                slot.check.store(0, Relaxed);
+                slot.data.store(0, Relaxed);
+            }
+        }
+        self.age.store(0, Relaxed);
+    }
+
+    /// Start a new search: older entries become cheaper to replace.
+    pub fn new_search(&self) {
+        let age = self.age.load(Relaxed);
+        self.age.store((age + 1) & 63, Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Scores near mate are stored relative to the node, not the root, so that they stay
+    /// right when the position is reached at another distance from the root.
+    pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
+        for slot in &self.bucket(key).slots {
+            let data = slot.data.load(Relaxed);
+            if data != 0 && slot.check.load(Relaxed) ^ data == key {
+                let (mv, score, eval, depth, bound, _) = unpack(data);
+                let bound = match bound {
+                    1 => Bound::Upper,
+                    2 => Bound::Lower,
+                    _ => Bound::Exact,
+                };
+                return Some(Hit {
+                    mv: decode_move(mv),
+                    score: score_from_tt(score, ply),
+                    eval,
+                    depth,
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        ply: usize,
+        mv: Option<ChessMove>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let age = self.age.load(Relaxed);
+        let bucket = self.bucket(key);
+        // The slot holding this key, else the one least worth keeping.
+        let mut victim = &bucket.slots[0];
+        let mut worst = i32::MAX;
+        for slot in &bucket.slots {
+            let data = slot.data.load(Relaxed);
+            if data == 0 || slot.check.load(Relaxed) ^ data == key {
+                victim = slot;
+                break;
+            }
+            let (_, _, _, d, _, a) = unpack(data);
+            let stale = ((age + 64 - a) & 63) as i32;
+            let value = d - 8 * stale;
+            if value < worst {
+                worst = value;
+                victim = slot;
+            }
+        }
+        let old = victim.data.load(Relaxed);
+        let same = old != 0 && victim.check.load(Relaxed) ^ old == key;
+        let (old_mv, _, _, old_depth, _, old_age) = unpack(old);
+        // Keep a deeper exact-ish result of the same search unless the new one is exact.
+        if same && bound != Bound::Exact && depth + 3 < old_depth && old_age == age {
+            return;
+        }
+        let mv = match mv {
+            Some(m) => encode_move(m),
+            None if same => old_mv,
+            None => 0,
+        };
+        let data = pack(mv, score_to_tt(score, ply), eval, depth, bound, age);
+        victim.check.store(key ^ data, Relaxed);
+        victim.data.store(data, Relaxed);
+    }
+
+    /// Permille of sampled entries written by the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Relaxed);
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for bucket in &self.buckets[..sample] {
+            for slot in &bucket.slots {
+                let data = slot.data.load(Relaxed);
+                if data != 0 && unpack(data).5 == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+use crate::search::score::{score_from_tt, score_to_tt};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    #[test]
+    fn moves_round_trip() {
+        for text in ["e2e4", "a7a8q", "h2h1n", "b7c8r", "g2g1b", "e1g1"] {
+            let m = ChessMove::from_str(text).unwrap();
+            assert_eq!(decode_move(encode_move(m)), Some(m));
+        }
+    }
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1);
+        let m = ChessMove::from_str("e2e4").unwrap();
+        tt.store(0xDEAD_BEEF, 0, Some(m), -123, 45, 7, Bound::Lower);
+        let hit = tt.probe(0xDEAD_BEEF, 0).unwrap();
+        assert_eq!(
+            (hit.mv, hit.score, hit.eval, hit.depth),
+            (Some(m), -123, 45, 7)
+        );
+        assert_eq!(hit.bound, Bound::Lower);
+        assert!(tt.probe(0xDEAD_BEEE, 0).is_none());
+        tt.clear();
+        assert!(tt.probe(0xDEAD_BEEF, 0).is_none());
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(TranspositionTable::new(1).size_mb(), 1);
+        assert_eq!(TranspositionTable::new(16).size_mb(), 16);
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+    }
+}

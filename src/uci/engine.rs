@@ -1,0 +1,465 @@
+//! The engine loop: one thread reads stdin, this loop handles commands, searches run on their
+//! own thread. `isready` is answered here at once even while a search runs.
+
+use super::options::{self, Effect, Options};
+use super::output::{emit, error, silence};
+use super::parse::{self, Command, GoParams, PositionStart};
+use crate::position::{Position, UciMove};
+use crate::search::{self, score, Info, Limits, ScoreBound, Signals, StopReason};
+use crate::time::{self, Budget, Clock, Game, History};
+use crate::tt::TranspositionTable;
+use chess::{ChessMove, Color};
+use std::io::{BufRead, Read};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::Instant;
+
+/// Longest line kept; anything beyond is dropped (and reported) so a runaway input cannot
+/// exhaust memory.
+const MAX_LINE: usize = 1 << 20;
+
+struct Running {
+    signals: Arc<Signals>,
+    handle: JoinHandle<()>,
+}
+
+pub struct Engine {
+    position: Position,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    history: Arc<Mutex<History>>,
+    running: Option<Running>,
+    debug: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+/// Run the UCI loop on stdin/stdout until `quit` or end of input.
+pub fn run() {
+    run_with(std::io::stdin());
+}
+
+/// Read lines on their own thread. Bytes are decoded lossily (invalid UTF-8 becomes U+FFFD)
+/// and end of input is sent as `quit`.
+fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let mut reader = std::io::BufReader::new(input);
+        loop {
+            let mut line = Vec::new();
+            let mut dropped = false;
+            let eof = loop {
+                let buf = match reader.fill_buf() {
+                    Ok(b) => b,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(_) => break true,
+                };
+                if buf.is_empty() {
+                    break line.is_empty();
+                }
+                let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+                    Some(i) => (&buf[..i], Some(i + 1)),
+                    None => (buf, None),
+                };
+                if line.len() + chunk.len() <= MAX_LINE {
+                    line.extend_from_slice(chunk);
+                } else {
+                    dropped = true;
+                }
+                let used = done.unwrap_or(buf.len());
+                reader.consume(used);
+                if done.is_some() {
+                    break false;
+                }
+            };
+            if eof {
+                let _ = tx.send("quit".to_string());
+                return;
+            }
+            if dropped {
+                error(&format!(
+                    "line longer than {MAX_LINE} bytes, the rest was dropped"
+                ));
+            }
+            if tx
+                .send(String::from_utf8_lossy(&line).into_owned())
+                .is_err()
+            {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        let options = Options::default();
+        Engine {
+            position: Position::startpos(),
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            options,
+            history: Arc::new(Mutex::new(History::default())),
+            running: None,
+            debug: false,
+        }
+    }
+
+    /// Handle one input line; false means quit.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        let parsed = parse::parse(line);
+        for problem in &parsed.problems {
+            error(problem);
+        }
+        match parsed.command {
+            None | Some(Command::Empty) => {}
+            Some(Command::Uci) => {
+                emit(&format!("id name Sandglass {}", env!("CARGO_PKG_VERSION")));
+                emit("id author the Sandglass developers");
+                for line in options::declarations() {
+                    emit(&line);
+                }
+                emit("uciok");
+            }
+            Some(Command::IsReady) => emit("readyok"),
+            Some(Command::Debug(on)) => self.debug = on,
+            Some(Command::UciNewGame) => {
+                self.finish_search();
+                self.tt.clear();
+                self.lock_history().clone_from(&History::default());
+                self.position = Position::startpos();
+            }
+            Some(Command::Position { start, moves }) => self.set_position(&start, &moves),
+            Some(Command::SetOption { name, value }) => self.set_option(&name, value.as_deref()),
+            Some(Command::Go(params)) => self.go(&params),
+            Some(Command::Stop) => {
+                // Ignored when no search runs; the search thread prints the bestmove.
+                if let Some(r) = &self.running {
+                    r.signals.stop();
+                }
+            }
+            Some(Command::PonderHit) => {
+                if let Some(r) = &self.running {
+                    r.signals.ponderhit();
+                }
+            }
+            Some(Command::Quit) => return false,
+        }
+        true
+    }
+
+    fn lock_history(&self) -> std::sync::MutexGuard<'_, History> {
+        self.history.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `quit`: no more output, stop the search, and return so the process exits with 0.
+    pub fn quit(&mut self) {
+        silence();
+        self.finish_search();
+    }
+
+    /// Stop a running search and wait for it (it prints its own bestmove unless silenced).
+    fn finish_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.signals.stop();
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Forget a search that has ended by itself.
+    fn reap(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+        {
+            self.finish_search();
+        }
+    }
+
+    fn set_position(&mut self, start: &PositionStart, moves: &[String]) {
+        let mut pos = match start {
+            PositionStart::StartPos => Position::startpos(),
+            PositionStart::Fen(fen) => match Position::from_fen(fen) {
+                Ok(p) => p,
+                Err(e) => {
+                    error(&format!("bad FEN ({e}); position unchanged"));
+                    return;
+                }
+            },
+        };
+        for (i, text) in moves.iter().enumerate() {
+            if let Err(e) = pos.play_uci(text) {
+                error(&format!(
+                    "{e} (move {} of the list); position unchanged",
+                    i + 1
+                ));
+                return;
+            }
+            // Keep only what the draw rules can use, so a 500-move game costs nothing.
+            if pos.halfmove_clock() == 0 {
+                pos.trim_history();
+            }
+        }
+        self.position = pos;
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let mut next = self.options.clone();
+        match next.set(name, value) {
+            Err(e) => error(&e),
+            Ok(effect) => {
+                if effect != Effect::None {
+                    // The table is shared with the search: wait for it to end first.
+                    self.finish_search();
+                }
+                match effect {
+                    Effect::None => {}
+                    Effect::ClearHash => self.tt.clear(),
+                    Effect::ResizeHash => {
+                        // Free the old table before allocating the new one.
+                        self.tt = Arc::new(TranspositionTable::new(1));
+                        self.tt = Arc::new(TranspositionTable::new(next.hash_mb));
+                    }
+                }
+                self.options = next;
+            }
+        }
+    }
+
+    fn go(&mut self, params: &GoParams) {
+        // A new go ends the running search first; that search still sends its bestmove.
+        self.finish_search();
+        self.reap();
+        let pos = self.position.clone();
+        let us = pos.side_to_move();
+        let (limits, notes) = self.limits(params, &pos);
+        let timelog = self.options.time_log || self.debug;
+        for note in notes {
+            emit(&format!("info string {note}"));
+        }
+        if timelog {
+            let b = limits.budget.as_ref();
+            emit(&format!(
+                "info string time go: {} | strategy {} | soft {} hard {} | {}",
+                describe_clock(params, us),
+                self.options.time.strategy,
+                b.map_or("-".into(), |b| format!("{} ms", b.soft_ms)),
+                b.map_or("-".into(), |b| format!("{} ms", b.hard_ms)),
+                b.map_or("no time limit".into(), |b| b.why.clone()),
+            ));
+        }
+        let infinite = params.infinite;
+        let signals = Arc::new(Signals::new(params.ponder));
+        let tt = Arc::clone(&self.tt);
+        let history = Arc::clone(&self.history);
+        let thread_signals = Arc::clone(&signals);
+        let record_history = limits.budget.is_some() && limits.use_soft;
+        let handle = thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                search_thread(
+                    pos,
+                    limits,
+                    tt,
+                    thread_signals,
+                    infinite,
+                    timelog,
+                    record_history.then_some(history),
+                )
+            });
+        match handle {
+            Ok(handle) => self.running = Some(Running { signals, handle }),
+            Err(e) => {
+                error(&format!("cannot start the search thread: {e}"));
+                emit("bestmove 0000");
+            }
+        }
+    }
+
+    /// Turn `go` parameters into search limits, with notes for anything odd.
+    fn limits(&self, p: &GoParams, pos: &Position) -> (Limits, Vec<String>) {
+        let mut notes = Vec::new();
+        let mut limits = Limits {
+            depth: p.depth.map(|d| d.max(1)),
+            nodes: p.nodes,
+            mate: p.mate.filter(|&m| m > 0),
+            multipv: self.options.multipv,
+            threads: self.options.threads,
+            adjust: self.options.adjust,
+            ..Limits::default()
+        };
+        for text in &p.searchmoves {
+            match pos.parse_move(text) {
+                Ok(UciMove::Move(m)) => limits.searchmoves.push(m),
+                _ => notes.push(format!(
+                    "error: searchmoves: '{text}' is not a legal move here, ignored"
+                )),
+            }
+        }
+        if p.infinite {
+            return (limits, notes);
+        }
+        let overhead = self.options.move_overhead_ms;
+        if let Some(mt) = p.movetime {
+            limits.budget = Some(time::movetime_budget(
+                mt.min(i64::MAX as u64) as i64,
+                overhead,
+            ));
+            limits.use_soft = false;
+            return (limits, notes);
+        }
+        let (ours, inc, theirs) = match pos.side_to_move() {
+            Color::White => (p.wtime, p.winc, p.btime),
+            Color::Black => (p.btime, p.binc, p.wtime),
+        };
+        let time_left = match (ours, theirs) {
+            (Some(t), _) => Some(t),
+            (None, Some(t)) => {
+                notes.push(format!(
+                    "error: go gives no clock for the side to move; assuming {t} ms like the opponent's"
+                ));
+                Some(t)
+            }
+            (None, None) => None,
+        };
+        if let Some(t) = time_left {
+            let clock = Clock {
+                time_left_ms: t,
+                increment_ms: inc.unwrap_or(0).max(0),
+                moves_to_go: p.movestogo.filter(|&m| m > 0),
+                overhead_ms: overhead,
+            };
+            let game = Game {
+                plies_played: pos.game_ply(),
+                men: pos.men(),
+            };
+            let budget: Budget =
+                time::allocate(&self.options.time, &clock, &game, &self.lock_history());
+            limits.budget = Some(budget);
+        } else if p.depth.is_none() && p.nodes.is_none() && p.mate.is_none() && !p.ponder {
+            notes.push("go without limits: searching until stop or the maximum depth".into());
+        }
+        (limits, notes)
+    }
+}
+
+fn describe_clock(p: &GoParams, us: Color) -> String {
+    let (t, inc) = match us {
+        Color::White => (p.wtime, p.winc),
+        Color::Black => (p.btime, p.binc),
+    };
+    let opt = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
+    format!(
+        "time {} inc {} movestogo {} movetime {}",
+        opt(t),
+        opt(inc),
+        p.movestogo.map_or("-".into(), |m| m.to_string()),
+        p.movetime.map_or("-".into(), |m| m.to_string()),
+    )
+}
+
+fn format_info(info: &Info) -> String {
+    let ms = info.time.as_millis().max(1) as u64;
+    let nps = info.nodes * 1000 / ms;
+    let bound = match info.bound {
+        ScoreBound::Exact => "",
+        ScoreBound::Lower => " lowerbound",
+        ScoreBound::Upper => " upperbound",
+    };
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} time {} hashfull {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        score::uci(info.score),
+        info.nodes,
+        info.time.as_millis(),
+        info.hashfull,
+        pv.join(" ")
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn search_thread(
+    pos: Position,
+    limits: Limits,
+    tt: Arc<TranspositionTable>,
+    signals: Arc<Signals>,
+    infinite: bool,
+    timelog: bool,
+    history: Option<Arc<Mutex<History>>>,
+) {
+    let started = Instant::now();
+    let pondering = signals.pondering();
+    let outcome = search::search(&pos, &limits, &tt, &signals, &mut |info| {
+        emit(&format_info(info))
+    });
+    if outcome.reason == StopReason::NoMoves {
+        let what = if pos.in_check() {
+            "checkmate"
+        } else {
+            "stalemate"
+        };
+        let score = if pos.in_check() { "mate 0" } else { "cp 0" };
+        emit(&format!("info depth 0 score {score}"));
+        emit(&format!("info string no legal moves: {what}"));
+    }
+    // go infinite and go ponder answer only after stop (or ponderhit).
+    if infinite || pondering {
+        signals.wait_until(|s| s.stopped() || (!infinite && !s.pondering()));
+    }
+    let elapsed = signals.elapsed().as_millis() as u64;
+    if timelog {
+        emit(&format!(
+            "info string time used {elapsed} ms (wall {} ms), depth {}, stopped by {}; soft now {} ms{}",
+            started.elapsed().as_millis(),
+            outcome.depth,
+            outcome.reason.describe(),
+            outcome.soft_ms.map_or("-".into(), |s| s.to_string()),
+            if outcome.adjust_reason.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", outcome.adjust_reason)
+            }
+        ));
+    }
+    if let (Some(h), Some(b)) = (history, limits.budget.as_ref()) {
+        h.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .record(elapsed, b.soft_ms);
+    }
+    emit(&bestmove_line(&pos, outcome.best, outcome.ponder));
+}
+
+/// `bestmove X [ponder Y]`, with Y only if it is legal after X.
+fn bestmove_line(pos: &Position, best: Option<ChessMove>, ponder: Option<ChessMove>) -> String {
+    let Some(best) = best else {
+        return "bestmove 0000".to_string();
+    };
+    let mut after = pos.clone();
+    after.make_move(best);
+    match ponder.filter(|p| after.is_legal(*p)) {
+        Some(p) => format!("bestmove {best} ponder {p}"),
+        None => format!("bestmove {best}"),
+    }
+}
+
+/// Feed the loop from any reader (tests, fuzzing); returns when the input ends or says quit.
+pub fn run_with(input: impl Read + Send + 'static) {
+    let lines = spawn_reader(input);
+    let mut engine = Engine::new();
+    while let Ok(line) = lines.recv() {
+        if !engine.handle_line(&line) {
+            break;
+        }
+    }
+    engine.quit();
+}
