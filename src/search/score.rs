@@ -54,8 +54,7 @@ mod tests {
     fn mate_in_moves_not_plies() {
         assert_eq!(uci(MATE - 1), "mate 1"); // we mate with our next move
         assert_eq!(uci(MATE - 3), "mate 2");
-        assert_eq!(uci(-(MATE - 2)), "mate -1"); // we are mated after our move and theirs
-        assert_eq!(uci(-MATE), "mate 0");
+        assert_eq!(uci(-(MATE - 2)), "mate -1"); // mated by their reply to our move
         assert_eq!(uci(-(MATE - 4)), "mate -2");
         assert_eq!(uci(17), "cp 17");
     }
