@@ -32,7 +32,10 @@ struct State {
 /// A game position with its history.
 #[derive(Clone, Debug)]
 pub struct Position {
+    /// States up to `current` are the game so far; entries beyond it are spare slots kept so
+    /// that making a move writes the new board in place instead of pushing a copy.
     stack: Vec<State>,
+    current: usize,
     /// Index in `stack` of the search root: repetitions at or after it are draws at once.
     root: usize,
 }
@@ -65,14 +68,16 @@ impl Position {
         };
         let mut stack = Vec::with_capacity(512);
         stack.push(state);
-        Position { stack, root: 0 }
+        Position {
+            stack,
+            current: 0,
+            root: 0,
+        }
     }
 
     #[inline]
     fn top(&self) -> &State {
-        // The stack always holds the starting state: it is created with one and `unmake`
-        // never pops the last one.
-        &self.stack[self.stack.len() - 1]
+        &self.stack[self.current]
     }
 
     /// The current board. Only moves from its legal move list may be made on it.
@@ -117,7 +122,7 @@ impl Position {
     /// Plies made since the search root.
     #[inline]
     pub fn search_ply(&self) -> usize {
-        self.stack.len() - 1 - self.root
+        self.current - self.root
     }
 
     /// Men on the board, kings and pawns included.
@@ -138,33 +143,47 @@ impl Position {
     #[inline]
     pub fn make_move(&mut self, m: ChessMove) {
         debug_assert!(self.board().legal(m), "illegal move {m} in {}", self.fen());
-        let prev = *self.top();
+        let next = self.next_slot();
+        let (done, free) = self.stack.split_at_mut(next);
+        let prev = &done[next - 1];
+        let slot = &mut free[0];
         let board = &prev.board;
-        let irreversible = board.piece_on(m.get_source()) == Some(Piece::Pawn)
-            || board.piece_on(m.get_dest()).is_some();
-        let mut next = board.make_move_new(m);
-        if next.en_passant().is_some() {
-            next = canonical(next);
+        let irreversible = (*board.pieces(Piece::Pawn) & BitBoard::from_square(m.get_source())
+            | *board.combined() & BitBoard::from_square(m.get_dest()))
+            != EMPTY;
+        board.make_move(m, &mut slot.board);
+        if slot.board.en_passant().is_some() {
+            slot.board = canonical(slot.board);
         }
-        self.stack.push(State {
-            key: next.get_hash(),
-            board: next,
-            halfmove: if irreversible { 0 } else { prev.halfmove + 1 },
-            game_ply: prev.game_ply + 1,
-        });
+        slot.key = slot.board.get_hash();
+        slot.halfmove = if irreversible { 0 } else { prev.halfmove + 1 };
+        slot.game_ply = prev.game_ply + 1;
+        self.current = next;
+    }
+
+    /// Index of the slot the next move is written to, growing the stack when needed.
+    #[inline]
+    fn next_slot(&mut self) -> usize {
+        let next = self.current + 1;
+        if next == self.stack.len() {
+            self.stack.push(self.stack[self.current]);
+        }
+        next
     }
 
     /// Pass the move to the opponent. Returns false (and changes nothing) when in check.
     pub fn make_null_move(&mut self) -> bool {
         let prev = *self.top();
         match prev.board.null_move() {
-            Some(next) => {
-                self.stack.push(State {
-                    key: next.get_hash(),
-                    board: next,
+            Some(board) => {
+                let next = self.next_slot();
+                self.stack[next] = State {
+                    key: board.get_hash(),
+                    board,
                     halfmove: prev.halfmove + 1,
                     game_ply: prev.game_ply + 1,
-                });
+                };
+                self.current = next;
                 true
             }
             None => false,
@@ -174,17 +193,15 @@ impl Position {
     /// Take back the last move or null move. Does nothing at the first position.
     #[inline]
     pub fn unmake(&mut self) {
-        if self.stack.len() > 1 {
-            self.stack.pop();
-            if self.root >= self.stack.len() {
-                self.root = self.stack.len() - 1;
-            }
+        if self.current > 0 {
+            self.current -= 1;
+            self.root = self.root.min(self.current);
         }
     }
 
     /// Mark the current position as the root of a search (see `is_repetition`).
     pub fn set_search_root(&mut self) {
-        self.root = self.stack.len() - 1;
+        self.root = self.current;
     }
 
     /// Forget the history before the current position, keeping its counters. The GUI resends
@@ -192,9 +209,11 @@ impl Position {
     /// rules can still use (the plies since the last irreversible move).
     pub fn trim_history(&mut self) {
         let keep = self.top().halfmove as usize + 1;
+        self.stack.truncate(self.current + 1);
         if self.stack.len() > keep {
             let drop = self.stack.len() - keep;
             self.stack.drain(..drop);
+            self.current -= drop;
             self.root = self.root.saturating_sub(drop);
         }
     }
@@ -221,7 +240,7 @@ impl Position {
     /// `search` is set. Only positions since the last irreversible move can repeat, and only
     /// those with the same side to move, hence the step of two.
     fn count_repetitions(&self, search: bool) -> u32 {
-        let top = self.stack.len() - 1;
+        let top = self.current;
         let state = &self.stack[top];
         let oldest = top.saturating_sub(state.halfmove as usize);
         let mut count = 0;
@@ -271,25 +290,42 @@ impl Position {
     }
 }
 
+/// Can the side to move capture en passant? Checked without generating all moves: the crate's
+/// `legal_quick` settles pins and discovered checks along the rank and diagonals (it recomputes
+/// slider attacks with both pawns gone), and a check by anything but the pushed pawn or a
+/// slider cannot be answered by the capture at all.
+fn has_legal_en_passant(board: &Board) -> bool {
+    let Some(pushed) = board.en_passant() else {
+        return false;
+    };
+    let target = match board.side_to_move() {
+        Color::White => pushed.up(),
+        Color::Black => pushed.down(),
+    };
+    let Some(target) = target else {
+        return false;
+    };
+    let sliders =
+        *board.pieces(Piece::Bishop) | *board.pieces(Piece::Rook) | *board.pieces(Piece::Queen);
+    if *board.checkers() & !BitBoard::from_square(pushed) & !sliders != EMPTY {
+        return false;
+    }
+    let capturers = *board.pieces(Piece::Pawn)
+        & *board.color_combined(board.side_to_move())
+        & chess::get_adjacent_files(pushed.get_file())
+        & chess::get_rank(pushed.get_rank());
+    capturers
+        .into_iter()
+        .any(|from| MoveGen::legal_quick(board, ChessMove::new(from, target, None)))
+}
+
 /// The board with its en-passant square removed when no legal en-passant capture exists.
 ///
 /// The crate records an en-passant square whenever an enemy pawn stands beside the pushed pawn,
 /// even if that pawn is pinned, and its hash includes the square; one position could then have
 /// two hashes and repetitions would be missed. Only double pushes beside an enemy pawn get here.
 fn canonical(board: Board) -> Board {
-    let Some(pushed) = board.en_passant() else {
-        return board;
-    };
-    let target = match board.side_to_move() {
-        Color::White => pushed.up(),
-        Color::Black => pushed.down(),
-    };
-    let capturable = target.is_some_and(|target| {
-        let mut gen = MoveGen::new_legal(&board);
-        gen.set_iterator_mask(BitBoard::from_square(target));
-        gen.any(|m| board.piece_on(m.get_source()) == Some(Piece::Pawn))
-    });
-    if capturable {
+    if board.en_passant().is_none() || has_legal_en_passant(&board) {
         return board;
     }
     let mut builder = BoardBuilder::from(board);

@@ -3,3 +3,4 @@
 pub mod bench;
 pub mod perft;
 pub mod tm;
+pub mod tune;

@@ -1,0 +1,894 @@
+//! Black-box tests of the UCI protocol (issue: UCI engine): the `sandglass` binary is spawned
+//! and driven over its pipes exactly as a GUI would. The harness is in `common/mod.rs`; it also
+//! checks that every output line is one whole, well-formed UCI message.
+//!
+//! Timing bounds (isready < 100 ms, movetime 500 → 500..600 ms, ponderhit → bestmove within
+//! 1000 ms, exit within 1 s) are the issue's; everything else waits generously so that a loaded
+//! CI machine cannot make the tests flaky. The tests of this file run one at a time.
+
+mod common;
+
+use common::*;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// White to move has exactly one legal move: a1a2.
+const ONLY_MOVE: &str = "position fen 1r5k/8/8/8/8/8/8/K6r w - - 0 1";
+/// Mate in one: a1a8.
+const MATE_IN_1: &str = "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+/// Morphy's mate in two, unique key 1.Ra6! (1…bxa6 2.b7#).
+const MORPHY: &str = "position fen kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1";
+/// Mate in two by 1.Nf6+ gxf6 2.Bxf7#, unique key d5f6.
+const LEGAL: &str =
+    "position fen r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+/// Black to move is checkmated.
+const CHECKMATED: &str = "position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
+/// Black to move is stalemated.
+const STALEMATED: &str = "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+const KIWIPETE: &str =
+    "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+fn depth_of(l: &Line) -> Option<u64> {
+    l.num("depth")
+}
+
+/// Start a search, wait until it has printed an info line of at least `depth`.
+fn start_infinite(e: &mut Engine, position: &str, go: &str, depth: u64) {
+    e.send(position);
+    e.send(go);
+    e.expect(
+        |l| depth_of(l).is_some_and(|d| d >= depth),
+        LIVE,
+        &format!("an info line of depth >= {depth}"),
+    );
+}
+
+#[test]
+fn handshake_lists_identity_and_every_option() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.collect_until(|l| l.is("uciok"), LIVE, "uciok");
+    if !lines[0].starts("id name Sandglass ") {
+        e.fail("the first line is not `id name Sandglass …`");
+    }
+    if !lines.iter().any(|l| l.starts("id author ")) {
+        e.fail("no `id author` line");
+    }
+    let body = &lines[..lines.len() - 1];
+    if let Some(l) = body
+        .iter()
+        .find(|l| !l.starts("id ") && !l.starts("option "))
+    {
+        let text = l.text.clone();
+        e.fail(&format!("unexpected line before uciok: {text:?}"));
+    }
+    let expected = [
+        ("Hash", "spin"),
+        ("Threads", "spin"),
+        ("Ponder", "check"),
+        ("MultiPV", "spin"),
+        ("Move Overhead", "spin"),
+        ("Clear Hash", "button"),
+        ("TimeManager", "combo"),
+        ("TimeLog", "check"),
+        ("Slow Mover", "spin"),
+        ("Classic Increment %", "spin"),
+        ("TM SingleReply", "check"),
+        ("TM Instability", "check"),
+        ("TM Stability", "check"),
+        ("TM ScoreDrop", "check"),
+    ];
+    for (name, kind) in expected {
+        let head = format!("option name {name} type {kind}");
+        let Some(line) = body
+            .iter()
+            .find(|l| l.text == head || l.starts(&format!("{head} ")))
+        else {
+            e.fail(&format!("no `{head}` line"));
+        };
+        if kind == "spin" {
+            let t: Vec<&str> = line.text.split(' ').collect();
+            let value = |key: &str| -> Option<i64> {
+                let i = t.iter().position(|x| *x == key)?;
+                t.get(i + 1)?.parse().ok()
+            };
+            match (value("default"), value("min"), value("max")) {
+                (Some(d), Some(lo), Some(hi)) if lo <= d && d <= hi => {}
+                _ => {
+                    let text = line.text.clone();
+                    e.fail(&format!("bad spin declaration {text:?}"));
+                }
+            }
+        }
+    }
+    let extra = e.sync();
+    if !extra.is_empty() {
+        e.fail("isready answered more than readyok");
+    }
+    e.finish();
+}
+
+#[test]
+fn isready_is_answered_within_100ms_during_go_infinite() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    start_infinite(&mut e, "position startpos", "go infinite", 1);
+    let mut latencies = Vec::new();
+    let mut during = Vec::new();
+    for _ in 0..5 {
+        thread::sleep(Duration::from_millis(80));
+        let sent = e.send("isready");
+        let lines = e.collect_until(|l| l.is("readyok"), LIVE, "readyok");
+        latencies.push(ms(lines.last().unwrap().at - sent));
+        during.extend(lines);
+    }
+    // The search goes on: a deeper iteration is reported later.
+    let deepest = during.iter().filter_map(depth_of).max().unwrap_or(0);
+    let more = e.collect_until(
+        |l| depth_of(l).is_some_and(|d| d > deepest),
+        LIVE,
+        "more info lines after the isready commands",
+    );
+    during.extend(more);
+    if count_bestmoves(&during) != 0 {
+        e.fail("bestmove during go infinite without stop");
+    }
+    if latencies.iter().any(|&t| t >= 100.0) {
+        e.fail(&format!(
+            "isready latencies {latencies:.1?} ms: one is >= 100 ms"
+        ));
+    }
+    e.send("stop");
+    let best = e.until_bestmove(LIVE).pop().unwrap();
+    e.assert_legal("position startpos", best.best());
+    e.finish();
+}
+
+#[test]
+fn stop_during_go_infinite_gives_exactly_one_legal_bestmove() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    for position in ["position startpos", KIWIPETE] {
+        start_infinite(&mut e, position, "go infinite", 2);
+        thread::sleep(Duration::from_millis(200));
+        e.send("stop");
+        let best = e.until_bestmove(LIVE).pop().unwrap();
+        let later = e.collect_for(Duration::from_millis(500));
+        if count_bestmoves(&later) != 0 {
+            e.fail("a second bestmove after stop");
+        }
+        e.assert_legal(position, best.best());
+    }
+    e.finish();
+}
+
+#[test]
+fn go_movetime_500_answers_in_500_to_600ms() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    e.send("position startpos");
+    let mut times = Vec::new();
+    // One retry is allowed when the first try is late (a loaded machine); never when early.
+    for _ in 0..2 {
+        e.sync();
+        let sent = e.send("go movetime 500");
+        let best = e.until_bestmove(LIVE).pop().unwrap();
+        let took = ms(best.at - sent);
+        times.push(took);
+        if took < 500.0 {
+            e.fail(&format!(
+                "go movetime 500 answered after {took:.1} ms, before the 500 ms were up"
+            ));
+        }
+        e.assert_legal("position startpos", best.best());
+        if took <= 600.0 {
+            e.finish();
+            return;
+        }
+    }
+    e.fail(&format!(
+        "go movetime 500 answered after {times:.1?} ms (bound 500..600)"
+    ));
+}
+
+#[test]
+fn go_nodes_10000_never_reports_more_nodes() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    for threads in [1, 2] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        for position in ["position startpos", KIWIPETE] {
+            e.send(position);
+            e.send("go nodes 10000");
+            let lines = e.until_bestmove(LIVE);
+            let counts: Vec<u64> = lines.iter().filter_map(|l| l.num("nodes")).collect();
+            if counts.is_empty() {
+                e.fail("no info line with nodes");
+            }
+            if let Some(n) = counts.iter().find(|&&n| n > 10_000) {
+                e.fail(&format!(
+                    "go nodes 10000 (Threads {threads}) reported {n} nodes"
+                ));
+            }
+            let best = lines.last().unwrap().best().to_string();
+            e.assert_legal(position, &best);
+        }
+    }
+    e.finish();
+}
+
+#[test]
+fn go_depth_5_ends_with_a_depth_5_info() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    for position in ["position startpos", KIWIPETE] {
+        e.send(position);
+        e.send("go depth 5");
+        let lines = e.until_bestmove(LIVE);
+        let depths: Vec<u64> = lines.iter().filter_map(depth_of).collect();
+        if depths.last() != Some(&5) || depths.iter().any(|&d| d > 5) {
+            e.fail(&format!(
+                "go depth 5 reported depths {depths:?}; the last must be 5"
+            ));
+        }
+        let best = lines.last().unwrap().best().to_string();
+        e.assert_legal(position, &best);
+    }
+    e.finish();
+}
+
+#[test]
+fn go_ponder_waits_for_ponderhit_then_answers_within_the_budget() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    let position = "position startpos moves e2e4";
+    e.send(position);
+    e.send("go ponder wtime 2000 btime 2000");
+    let pondering = e.collect_for(Duration::from_millis(300));
+    if count_bestmoves(&pondering) != 0 {
+        e.fail("bestmove while pondering, before ponderhit");
+    }
+    if !pondering.iter().any(|l| depth_of(l).is_some()) {
+        e.fail("no search output while pondering");
+    }
+    let hit = e.send("ponderhit");
+    let best = e.until_bestmove(LIVE).pop().unwrap();
+    if best.at < hit {
+        e.fail("bestmove arrived before ponderhit");
+    }
+    let took = ms(best.at - hit);
+    if took > 1000.0 {
+        e.fail(&format!(
+            "bestmove {took:.0} ms after ponderhit with 2 s on the clock (bound 1000 ms)"
+        ));
+    }
+    if count_bestmoves(&e.collect_for(Duration::from_millis(300))) != 0 {
+        e.fail("a second bestmove after ponderhit");
+    }
+    e.assert_legal(position, best.best());
+
+    // A ponder miss: the GUI sends stop instead; exactly one bestmove.
+    e.send(position);
+    e.send("go ponder wtime 2000 btime 2000");
+    if count_bestmoves(&e.collect_for(Duration::from_millis(300))) != 0 {
+        e.fail("bestmove while pondering, before stop");
+    }
+    e.send("stop");
+    let best = e.until_bestmove(LIVE).pop().unwrap();
+    if count_bestmoves(&e.collect_for(Duration::from_millis(300))) != 0 {
+        e.fail("a second bestmove after stop of a ponder search");
+    }
+    e.assert_legal(position, best.best());
+    e.finish();
+}
+
+#[test]
+fn infinite_and_ponder_never_answer_before_stop_even_when_the_search_ends() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    let cases = [
+        (MATE_IN_1, "go infinite", "a1a8"),
+        (MATE_IN_1, "go ponder", "a1a8"),
+        ("position startpos", "go infinite depth 2", ""),
+        ("position startpos", "go ponder depth 2", ""),
+        (CHECKMATED, "go infinite", "0000"),
+        (CHECKMATED, "go ponder", "0000"),
+    ];
+    for (position, go, expected) in cases {
+        e.send(position);
+        e.send(go);
+        let before = e.collect_for(Duration::from_millis(1000));
+        if count_bestmoves(&before) != 0 {
+            e.fail(&format!("`{go}` answered before stop"));
+        }
+        e.send("stop");
+        let best = e.until_bestmove(LIVE).pop().unwrap();
+        if count_bestmoves(&e.collect_for(Duration::from_millis(500))) != 0 {
+            e.fail(&format!("`{go}`: a second bestmove after stop"));
+        }
+        if !expected.is_empty() && best.best() != expected {
+            e.fail(&format!("`{go}`: expected bestmove {expected}"));
+        }
+        if expected != "0000" {
+            e.assert_legal(position, best.best());
+        }
+    }
+    e.finish();
+}
+
+/// `go mate 2` on `position`: the search ends by itself with a mate-2 score and the key move.
+fn check_mate_in_2(e: &mut Engine, position: &str, key: &str) {
+    e.send(position);
+    e.send("go mate 2");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut lines = Vec::new();
+    while !lines.last().is_some_and(Line::is_bestmove) {
+        match e.next_line(deadline) {
+            Some(l) => lines.push(l),
+            None => {
+                let last = lines.iter().rev().find(|l| l.score().is_some());
+                let last = last.map(|l| l.text.clone()).unwrap_or_default();
+                e.fail(&format!(
+                    "`go mate 2` did not end within 10 s (mate 2 by {key} after `{position}`); \
+                     last info: {last}"
+                ));
+            }
+        }
+    }
+    let scores: Vec<String> = lines.iter().filter_map(|l| l.score()).collect();
+    if scores.last().map(String::as_str) != Some("mate 2") {
+        e.fail(&format!(
+            "go mate 2: the last score is {:?}, expected mate 2",
+            scores.last()
+        ));
+    }
+    if lines.last().unwrap().best() != key {
+        e.fail(&format!("go mate 2: the key move is {key}"));
+    }
+}
+
+#[test]
+fn go_mate_2_finds_a_mate_in_2() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    // 1.Nf6+ gxf6 2.Bxf7# (the final pattern of Legal's mate); no mate in one.
+    check_mate_in_2(&mut e, LEGAL, "d5f6");
+    e.finish();
+}
+
+#[test]
+fn go_mate_2_solves_morphys_zugzwang_problem() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    // 1.Ra6! is a quiet move into zugzwang: 1...bxa6 2.b7#, any bishop move 2.Rxa7#.
+    check_mate_in_2(&mut e, MORPHY, "a1a6");
+    e.finish();
+}
+
+#[test]
+fn no_legal_moves_answers_bestmove_0000_after_saying_why() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    for (position, word) in [(CHECKMATED, "mate"), (STALEMATED, "stalemate")] {
+        for go in ["go depth 3", "go movetime 200", "go wtime 1000 btime 1000"] {
+            e.send(position);
+            e.send(go);
+            let lines = e.until_bestmove(LIVE);
+            let last = lines.last().unwrap();
+            if !last.is("bestmove 0000") {
+                e.fail(&format!(
+                    "`{go}` with no legal move must answer bestmove 0000"
+                ));
+            }
+            let said = lines[..lines.len() - 1].iter().any(|l| {
+                l.starts("info ")
+                    && l.text.contains(word)
+                    && (word == "stalemate" || !l.text.contains("stalemate"))
+            });
+            if !said {
+                e.fail(&format!(
+                    "no info line mentioning {word} before bestmove 0000"
+                ));
+            }
+        }
+    }
+    e.finish();
+}
+
+#[test]
+fn stop_without_a_search_is_ignored() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    e.send("stop");
+    let out = e.collect_for(Duration::from_millis(300));
+    if !out.is_empty() {
+        e.fail("stop without a search printed something");
+    }
+    if !e.sync().is_empty() {
+        e.fail("stop without a search printed something");
+    }
+    // After a search that has ended too.
+    e.send("go depth 2");
+    e.until_bestmove(LIVE);
+    e.send("stop");
+    e.send("stop");
+    if !e.collect_for(Duration::from_millis(300)).is_empty() || !e.sync().is_empty() {
+        e.fail("stop after a finished search printed something");
+    }
+    e.finish();
+}
+
+#[test]
+fn go_during_a_search_answers_the_first_search_first() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    start_infinite(&mut e, "position startpos", "go infinite", 3);
+    let mut all = Vec::new();
+    for next in ["go infinite", "go depth 4"] {
+        e.send(next);
+        // The running search answers before the new one prints anything.
+        let lines = e.until_bestmove(LIVE);
+        if lines.iter().any(|l| depth_of(l) == Some(1)) {
+            e.fail(&format!(
+                "`{next}`: the new search printed before the old one's bestmove"
+            ));
+        }
+        all.extend(lines);
+        let first = e.expect(|_| true, LIVE, "the new search's output");
+        if depth_of(&first) != Some(1) {
+            let text = first.text.clone();
+            e.fail(&format!(
+                "`{next}`: expected the new search to start with depth 1, got {text:?}"
+            ));
+        }
+        all.push(first);
+        if next == "go infinite" {
+            let more = e.collect_until(
+                |l| depth_of(l).is_some_and(|d| d >= 3),
+                LIVE,
+                "depth 3 of the second search",
+            );
+            all.extend(more);
+        }
+    }
+    // The last search (depth 4) ends by itself.
+    all.extend(e.until_bestmove(LIVE));
+    all.extend(e.collect_for(Duration::from_millis(500)));
+    let n = count_bestmoves(&all);
+    if n != 3 {
+        e.fail(&format!("3 go commands gave {n} bestmoves"));
+    }
+    e.finish();
+}
+
+#[test]
+fn quit_during_a_search_exits_0_within_1s_silently() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    start_infinite(&mut e, "position startpos", "go infinite", 3);
+    // Nothing after quit is read: the isready must stay unanswered.
+    let sent = e.send_raw(b"quit\nisready\n");
+    let Some((status, exited)) = e.wait_exit(Duration::from_secs(10)) else {
+        e.fail("no exit within 10 s of quit during a search");
+    };
+    let after = e.collect_for(Duration::from_secs(2));
+    if let Some(l) = after.iter().find(|l| !l.starts("info ")) {
+        let text = l.text.clone();
+        e.fail(&format!("printed {text:?} after quit"));
+    }
+    if !status.success() {
+        e.fail(&format!("exit status {status} after quit"));
+    }
+    let took = ms(exited - sent);
+    if took > 1000.0 {
+        e.fail(&format!("exit {took:.0} ms after quit (bound 1000 ms)"));
+    }
+    e.assert_no_panic();
+}
+
+#[test]
+fn eof_during_a_search_exits_0_within_1s() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    start_infinite(&mut e, "position startpos", "go infinite", 3);
+    let sent = e.close_stdin();
+    let Some((status, exited)) = e.wait_exit(Duration::from_secs(10)) else {
+        e.fail("no exit within 10 s of end of input during a search");
+    };
+    if !status.success() {
+        e.fail(&format!("exit status {status} at end of input"));
+    }
+    let took = ms(exited - sent);
+    if took > 1000.0 {
+        e.fail(&format!(
+            "exit {took:.0} ms after end of input (bound 1000 ms)"
+        ));
+    }
+    e.assert_no_panic();
+}
+
+#[test]
+fn bad_input_is_reported_and_the_last_good_position_is_kept() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    e.send(ONLY_MOVE);
+    e.send("go depth 1");
+    if e.until_bestmove(LIVE).pop().unwrap().best() != "a1a2" {
+        e.fail("the only legal move is a1a2");
+    }
+    // (command, whether it still starts a search)
+    let bad = [
+        (
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+            false,
+        ),
+        ("position fen 9/8/8/8/8/8/8/8 w - - 0 1", false),
+        ("position fen nonsense", false),
+        ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", false),
+        ("position startpos moves e2e4 e7e5 e1e3", false),
+        ("position startpos moves e2e5", false),
+        ("position startpos moves e2e4 banana", false),
+        ("go depth abc", true),
+        ("go nodes -5", true),
+        ("setoption name NoSuchOption value 3", false),
+        ("setoption name Hash value 0", false),
+        ("setoption name Hash value lots", false),
+        ("setoption name Threads value 65", false),
+        ("setoption name Ponder value maybe", false),
+        ("setoption name TimeManager value fastest", false),
+    ];
+    for (cmd, searches) in bad {
+        e.send(cmd);
+        let mut lines = Vec::new();
+        if searches {
+            thread::sleep(Duration::from_millis(50));
+            e.send("stop");
+            let got = e.until_bestmove(LIVE);
+            if got.last().unwrap().best() != "a1a2" {
+                e.fail(&format!(
+                    "after `{cmd}` the search was not in the last good position"
+                ));
+            }
+            lines.extend(got);
+        }
+        lines.extend(e.sync());
+        if !lines.iter().any(|l| l.starts("info string error: ")) {
+            e.fail(&format!("`{cmd}` got no `info string error: …` line"));
+        }
+        e.send("go depth 1");
+        let best = e.until_bestmove(LIVE).pop().unwrap();
+        if best.best() != "a1a2" {
+            e.fail(&format!(
+                "after `{cmd}` the engine left the last good position (only a1a2 is legal)"
+            ));
+        }
+    }
+    e.finish();
+}
+
+/// xorshift64: deterministic, no dependencies.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+    fn chance(&mut self, one_in: usize) -> bool {
+        self.below(one_in) == 0
+    }
+}
+
+/// The command names of the GUI-to-engine protocol; garbage must not contain them as tokens.
+const KEYWORDS: &[&str] = &[
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "register",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+];
+
+/// What a fuzz line is, for the bookkeeping.
+#[derive(PartialEq)]
+enum Kind {
+    Go,
+    IsReady,
+    Other,
+}
+
+fn fuzz_go(rng: &mut Rng) -> String {
+    let clock = |rng: &mut Rng| rng.below(320) as i64 - 20;
+    match rng.below(11) {
+        0 => format!("go depth {}", 1 + rng.below(4)),
+        1 => format!("go nodes {}", 1 + rng.below(20_000)),
+        2 => format!("go movetime {}", 1 + rng.below(30)),
+        3 => {
+            let mut s = format!("go wtime {} btime {}", clock(rng), clock(rng));
+            if rng.chance(2) {
+                s += &format!(" winc {} binc {}", rng.below(100), rng.below(100));
+            }
+            if rng.chance(3) {
+                s += &format!(" movestogo {}", rng.below(5));
+            }
+            s
+        }
+        4 => "go infinite".into(),
+        5 => "go ponder".into(),
+        6 => format!("go ponder wtime {} btime {}", clock(rng), clock(rng)),
+        7 => "go".into(),
+        8 => format!("go mate {}", 1 + rng.below(3)),
+        9 => format!("go depth {} searchmoves e2e4 d2d4 a7a5", 1 + rng.below(4)),
+        _ => rng
+            .pick(&[
+                "go depth abc",
+                "go nodes -5",
+                "go movetime",
+                "go wtime x btime y",
+                "go frobnicate 7",
+                "go depth 99999999999999999999999",
+                "go searchmoves",
+            ])
+            .into(),
+    }
+}
+
+fn fuzz_position(rng: &mut Rng) -> String {
+    const MOVES: &[&str] = &[
+        "e2e4", "e7e5", "g1f3", "b8c6", "d2d4", "d7d5", "f1c4", "g8f6", "e1g1", "c2c4", "e7e6",
+        "b1c3", "f8e7", "a7a6", "h2h4", "e4e5", "d5e4", "f3e5", "c6d4", "e8g8", "e5d4", "a2a4",
+    ];
+    const JUNK: &[&str] = &[
+        "e9e4", "zz", "0000", "e7e8q", "e2e4e", "-1", "moves", "startpos", "fen", "\u{fffd}", "é",
+        "a1a1",
+    ];
+    const FENS: &[&str] = &[
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "1r5k/8/8/8/8/8/8/K6r w - - 0 1",
+        "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
+        "8/8/8/8 w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "kk6/8/8/8/8/8/8/8 w - - 0 1",
+        "",
+    ];
+    let mut s = if rng.chance(3) {
+        format!("position fen {}", rng.pick(FENS))
+    } else {
+        "position startpos".to_string()
+    };
+    if rng.chance(4) {
+        return s;
+    }
+    s += " moves";
+    for _ in 0..rng.below(8) {
+        s.push(' ');
+        s += if rng.chance(6) {
+            rng.pick(JUNK)
+        } else {
+            rng.pick(MOVES)
+        };
+    }
+    s
+}
+
+fn fuzz_setoption(rng: &mut Rng) -> String {
+    let n = |rng: &mut Rng, lo: usize, hi: usize| (lo + rng.below(hi - lo + 1)).to_string();
+    let (name, value): (&str, String) = match rng.below(16) {
+        0 => ("Hash", rng.pick(&["1", "2", "8", "16"]).into()),
+        1 => ("Threads", n(rng, 1, 2)),
+        2 => ("MultiPV", n(rng, 1, 3)),
+        3 => ("Move Overhead", n(rng, 0, 100)),
+        4 => ("Clear Hash", String::new()),
+        5 => (
+            "TimeManager",
+            rng.pick(&[
+                "expositor",
+                "lognormal",
+                "geometric",
+                "classic",
+                "curve",
+                "smooth",
+                "material",
+            ])
+            .into(),
+        ),
+        6 => ("Ponder", rng.pick(&["true", "false"]).into()),
+        7 => ("TimeLog", rng.pick(&["true", "false"]).into()),
+        8 => ("Slow Mover", n(rng, 10, 1000)),
+        9 => ("Classic Increment %", n(rng, 0, 100)),
+        10 => (
+            rng.pick(&[
+                "TM SingleReply",
+                "TM Instability",
+                "TM Stability",
+                "TM ScoreDrop",
+            ]),
+            rng.pick(&["true", "false"]).into(),
+        ),
+        // Invalid ones.
+        11 => (
+            "Hash",
+            rng.pick(&["0", "lots", "-5", "99999999999999999999"])
+                .into(),
+        ),
+        12 => ("Threads", rng.pick(&["0", "65", "two"]).into()),
+        13 => ("Bogus Option", n(rng, 0, 9)),
+        14 => ("TimeManager", "fastest".into()),
+        _ => {
+            return rng
+                .pick(&["setoption", "setoption name", "setoption value 3"])
+                .into()
+        }
+    };
+    if name == "Clear Hash" {
+        "setoption name Clear Hash".into()
+    } else if rng.chance(8) {
+        format!("setoption name {name}")
+    } else {
+        format!("setoption name {name} value {value}")
+    }
+}
+
+/// A line of random bytes (sometimes long, with NUL and invalid UTF-8) holding no command.
+fn fuzz_garbage(rng: &mut Rng) -> Vec<u8> {
+    const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyz \t\0\r";
+    loop {
+        let len = if rng.chance(10) {
+            2_000 + rng.below(30_000)
+        } else {
+            rng.below(120)
+        };
+        let letters = rng.chance(2);
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| {
+                let b = if letters {
+                    LETTERS[rng.below(LETTERS.len())]
+                } else {
+                    rng.next() as u8
+                };
+                if b == b'\n' {
+                    b' '
+                } else {
+                    b
+                }
+            })
+            .collect();
+        let text = String::from_utf8_lossy(&bytes);
+        let has_command = text
+            .split(|c: char| c.is_whitespace() || c.is_control() || c == '\u{feff}')
+            .any(|t| KEYWORDS.contains(&t));
+        if !has_command {
+            return bytes;
+        }
+    }
+}
+
+fn fuzz_command(rng: &mut Rng) -> (Kind, Vec<u8>) {
+    let line = match rng.below(100) {
+        0..=29 => return (Kind::Go, fuzz_go(rng).into_bytes()),
+        30..=39 => "stop".to_string(),
+        40..=49 => return (Kind::IsReady, b"isready".to_vec()),
+        50..=57 => "ponderhit".to_string(),
+        58..=71 => fuzz_position(rng),
+        72..=81 => fuzz_setoption(rng),
+        82..=85 => "ucinewgame".to_string(),
+        86..=87 => "uci".to_string(),
+        88 => rng.pick(&["debug on", "debug off"]).to_string(),
+        _ => return (Kind::Other, fuzz_garbage(rng)),
+    };
+    (Kind::Other, line.into_bytes())
+}
+
+/// Bookkeeping of one engine under fuzzing.
+struct Counts {
+    gos: usize,
+    isreadys: usize,
+    bestmoves: usize,
+    readyoks: usize,
+}
+
+impl Counts {
+    fn absorb(&mut self, e: &mut Engine, lines: &[Line], context: &str) {
+        for l in lines {
+            if l.is_bestmove() {
+                self.bestmoves += 1;
+            }
+            if l.is("readyok") {
+                self.readyoks += 1;
+            }
+        }
+        if self.bestmoves > self.gos {
+            e.fail(&format!(
+                "{context}: {} bestmoves for {} go commands",
+                self.bestmoves, self.gos
+            ));
+        }
+        if self.readyoks > self.isreadys {
+            e.fail(&format!(
+                "{context}: {} readyok for {} isready",
+                self.readyoks, self.isreadys
+            ));
+        }
+    }
+}
+
+#[test]
+fn random_command_sequences_keep_the_protocol_invariants() {
+    let _s = serial();
+    let started = Instant::now();
+    let mut rng = Rng(0x5a4d_6c61_7373_2024);
+    const ENGINES: usize = 4;
+    const SEQUENCES: usize = 200;
+    for engine in 0..ENGINES {
+        let mut e = Engine::ready();
+        let mut c = Counts {
+            gos: 0,
+            isreadys: 0,
+            bestmoves: 0,
+            readyoks: 0,
+        };
+        for seq in 0..SEQUENCES / ENGINES {
+            let context = format!("engine {engine}, sequence {seq}");
+            for _ in 0..3 + rng.below(10) {
+                let (kind, mut bytes) = fuzz_command(&mut rng);
+                match kind {
+                    Kind::Go => c.gos += 1,
+                    Kind::IsReady => c.isreadys += 1,
+                    Kind::Other => {}
+                }
+                bytes.push(b'\n');
+                e.send_raw(&bytes);
+                if rng.chance(4) {
+                    thread::sleep(Duration::from_millis(rng.below(15) as u64));
+                }
+                let lines = e.collect_for(Duration::ZERO);
+                c.absorb(&mut e, &lines, &context);
+            }
+            // Settle: every go has its bestmove, every isready its readyok.
+            e.send("stop");
+            e.send("isready");
+            c.isreadys += 1;
+            let deadline = Instant::now() + LIVE;
+            while c.bestmoves < c.gos || c.readyoks < c.isreadys {
+                let Some(line) = e.next_line(deadline) else {
+                    e.fail(&format!(
+                        "{context}: stuck at {} bestmoves for {} go, {} readyok for {} isready",
+                        c.bestmoves, c.gos, c.readyoks, c.isreadys
+                    ));
+                };
+                c.absorb(&mut e, &[line], &context);
+            }
+            if !e.alive() {
+                e.fail(&format!("{context}: the engine exited"));
+            }
+        }
+        let late = e.collect_for(Duration::from_millis(500));
+        c.absorb(&mut e, &late, "after the last sequence");
+        e.finish();
+    }
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(120),
+        "the fuzz test took {took:?}; keep it under a minute"
+    );
+    eprintln!("fuzz: {SEQUENCES} sequences in {took:?}");
+}

@@ -1,0 +1,75 @@
+//! The engine driven by python-chess, a real UCI client (`tests/python/client.py`): analyse,
+//! play against a clock, ponder, configure options and stop an infinite analysis.
+//!
+//! python-chess is a test dependency: `python3 -m pip install chess` (`make python-deps`).
+//! Without it this test fails, it is never skipped silently.
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_sandglass");
+const CLIENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/client.py");
+/// The whole client run; it takes a few seconds normally.
+const TIMEOUT: Duration = Duration::from_secs(180);
+
+fn drain(mut pipe: impl Read + Send + 'static) -> thread::JoinHandle<String> {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+#[test]
+fn python_chess_drives_the_engine() {
+    let probe = Command::new("python3")
+        .args(["-c", "import chess, chess.engine"])
+        .output();
+    match probe {
+        Err(e) => panic!("cannot run python3 ({e}); install Python 3 and `python3 -m pip install chess`"),
+        Ok(out) if !out.status.success() => panic!(
+            "python-chess is missing: run `python3 -m pip install chess` (or `make python-deps`)\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Ok(_) => {}
+    }
+
+    let mut child = Command::new("python3")
+        .arg(CLIENT)
+        .arg(BIN)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start python3");
+    let stdout = drain(child.stdout.take().expect("stdout"));
+    let stderr = drain(child.stderr.take().expect("stderr"));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for python3") {
+            break Some(status);
+        }
+        if started.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    let out = stdout.join().unwrap_or_default();
+    let err = stderr.join().unwrap_or_default();
+    println!("--- client.py stdout ---\n{out}--- client.py stderr ---\n{err}");
+    match status {
+        None => panic!("client.py did not finish within {TIMEOUT:?}\n{out}\n{err}"),
+        Some(s) if s.code() == Some(3) => {
+            panic!("python-chess is missing: run `python3 -m pip install chess`\n{err}")
+        }
+        Some(s) => assert!(
+            s.success(),
+            "client.py failed ({s}) after {:?}\n{out}\n{err}",
+            started.elapsed()
+        ),
+    }
+}
