@@ -8,9 +8,11 @@
 
 mod fen;
 mod moves;
+mod san;
 
 pub use fen::{unreachable_reason, FenError};
 pub use moves::{MoveError, UciMove};
+pub use san::san_to_move;
 
 use chess::{BitBoard, Board, BoardBuilder, ChessMove, Color, MoveGen, Piece, EMPTY};
 
