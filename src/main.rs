@@ -18,6 +18,8 @@ enum Tool {
     Bench(tools::bench::BenchArgs),
     /// Show how each time-management strategy would spend a clock over a whole game.
     Tm(tools::tm::TmArgs),
+    /// Run an EPD test suite (bm/am; STS points from c0) at a fixed time per position.
+    Epd(tools::epd::EpdArgs),
     /// Texel-tune the evaluation weights on positions from PGN games.
     Tune(tools::tune::TuneArgs),
 }
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
         Some(Tool::Perft(args)) => tools::perft::run(&args),
         Some(Tool::Bench(args)) => tools::bench::run(&args),
         Some(Tool::Tm(args)) => tools::tm::run(&args).map(|()| true),
+        Some(Tool::Epd(args)) => tools::epd::run(&args),
         Some(Tool::Tune(args)) => tools::tune::run(&args).map(|()| true),
     };
     match result {

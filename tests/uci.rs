@@ -317,24 +317,29 @@ fn infinite_and_ponder_never_answer_before_stop_even_when_the_search_ends() {
     e.finish();
 }
 
-/// `go mate 2` on `position`: the search ends by itself with a mate-2 score and the key move.
+/// The depth by which `go mate 2` must have proved a mate in 2 (3 plies): generous for
+/// extensions and pruning, and independent of the machine's speed, unlike a time limit.
+const MATE_2_BY_DEPTH: u64 = 10;
+
+/// `go mate 2` on `position`: the search ends by itself, by depth `MATE_2_BY_DEPTH`, with a
+/// mate-2 score and the key move.
 fn check_mate_in_2(e: &mut Engine, position: &str, key: &str) {
     e.send(position);
     e.send("go mate 2");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut lines = Vec::new();
-    while !lines.last().is_some_and(Line::is_bestmove) {
-        match e.next_line(deadline) {
-            Some(l) => lines.push(l),
-            None => {
-                let last = lines.iter().rev().find(|l| l.score().is_some());
-                let last = last.map(|l| l.text.clone()).unwrap_or_default();
-                e.fail(&format!(
-                    "`go mate 2` did not end within 10 s (mate 2 by {key} after `{position}`); \
-                     last info: {last}"
-                ));
-            }
-        }
+    let lines = e.collect_until(
+        |l| l.is_bestmove() || depth_of(l).is_some_and(|d| d > MATE_2_BY_DEPTH),
+        LIVE,
+        "the end of go mate 2",
+    );
+    let last = lines.last().unwrap().clone();
+    if !last.is_bestmove() {
+        e.send("stop");
+        e.until_bestmove(LIVE);
+        e.fail(&format!(
+            "`go mate 2` after `{position}` (mate 2 by {key}) has not found the mate by depth \
+             {MATE_2_BY_DEPTH}: {}",
+            last.text
+        ));
     }
     let scores: Vec<String> = lines.iter().filter_map(|l| l.score()).collect();
     if scores.last().map(String::as_str) != Some("mate 2") {
@@ -343,7 +348,7 @@ fn check_mate_in_2(e: &mut Engine, position: &str, key: &str) {
             scores.last()
         ));
     }
-    if lines.last().unwrap().best() != key {
+    if last.best() != key {
         e.fail(&format!("go mate 2: the key move is {key}"));
     }
 }

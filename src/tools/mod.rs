@@ -1,6 +1,7 @@
 //! Command-line tools beside the UCI engine.
 
 pub mod bench;
+pub mod epd;
 pub mod perft;
 pub mod tm;
 pub mod tune;

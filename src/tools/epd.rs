@@ -1,0 +1,235 @@
+//! `sandglass epd FILE [--movetime MS]`: run a test suite of positions with known best moves.
+//!
+//! Each EPD line is a position (the four FEN fields) and operations: `bm` (best moves: solved
+//! if the engine plays one of them), `am` (avoid moves: solved if it plays none), `id`, and for
+//! the Strategic Test Suite `c0 "f5=10, Be5+=2"`, the points each move earns. The tool prints
+//! every failure, the solved count and, when the suite has points, the points score.
+
+use crate::position::{san_to_move, Position};
+use crate::search::{self, Limits, Signals};
+use crate::time;
+use crate::tt::TranspositionTable;
+use chess::ChessMove;
+use std::collections::BTreeMap;
+
+#[derive(clap::Args, Debug)]
+pub struct EpdArgs {
+    /// The EPD file.
+    pub file: String,
+    /// Thinking time per position, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub movetime: u64,
+    /// Only the first N positions.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Hash table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+}
+
+/// One test position.
+#[derive(Debug)]
+pub struct Test {
+    pub id: String,
+    pub fen: String,
+    pub best: Vec<ChessMove>,
+    pub avoid: Vec<ChessMove>,
+    /// Points per move (STS `c0`), empty if the suite has none.
+    pub points: Vec<(ChessMove, u32)>,
+}
+
+impl Test {
+    /// Did the engine's move solve it?
+    pub fn solved_by(&self, m: ChessMove) -> bool {
+        (self.best.is_empty() || self.best.contains(&m)) && !self.avoid.contains(&m)
+    }
+
+    pub fn points_for(&self, m: ChessMove) -> u32 {
+        self.points
+            .iter()
+            .find(|(pm, _)| *pm == m)
+            .map_or(0, |(_, p)| *p)
+    }
+}
+
+/// Split `bm Qd1+; id "BK.01"; c0 "a=1, b=2"` into (opcode, operand) pairs. Semicolons inside
+/// quotes do not end an operation.
+fn operations(text: &str) -> Vec<(String, String)> {
+    let mut ops = Vec::new();
+    let mut current = String::new();
+    let mut quoted = false;
+    for c in text.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                current.push(c);
+            }
+            ';' if !quoted => {
+                ops.push(std::mem::take(&mut current));
+            }
+            _ => current.push(c),
+        }
+    }
+    ops.push(current);
+    ops.into_iter()
+        .filter_map(|op| {
+            let op = op.trim();
+            let (code, rest) = op.split_once(char::is_whitespace)?;
+            Some((code.to_string(), rest.trim().trim_matches('"').to_string()))
+        })
+        .collect()
+}
+
+/// Parse one EPD line; Err explains what is wrong with it.
+pub fn parse_line(line: &str) -> Result<Option<Test>, String> {
+    let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let fields: Vec<&str> = line.splitn(5, char::is_whitespace).collect();
+    if fields.len() < 4 {
+        return Err("fewer than four FEN fields".into());
+    }
+    let fen = fields[..4].join(" ");
+    let pos = Position::from_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
+    let ops = operations(fields.get(4).copied().unwrap_or(""));
+    let board = pos.board();
+    let moves = |list: &str| -> Result<Vec<ChessMove>, String> {
+        list.split_whitespace()
+            .map(|san| san_to_move(board, san).ok_or_else(|| format!("move {san:?} is not legal")))
+            .collect()
+    };
+    let mut test = Test {
+        id: String::new(),
+        fen,
+        best: Vec::new(),
+        avoid: Vec::new(),
+        points: Vec::new(),
+    };
+    for (code, operand) in ops {
+        match code.as_str() {
+            "bm" => test.best = moves(&operand)?,
+            "am" => test.avoid = moves(&operand)?,
+            "id" => test.id = operand,
+            "c0" => {
+                for item in operand.split(',') {
+                    if let Some((san, pts)) = item.trim().split_once('=') {
+                        if let (Some(m), Ok(p)) = (san_to_move(board, san), pts.trim().parse()) {
+                            test.points.push((m, p));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if test.best.is_empty() && test.avoid.is_empty() {
+        return Err("no bm or am operation".into());
+    }
+    Ok(Some(test))
+}
+
+/// The move Sandglass plays after `movetime` ms.
+pub fn think(fen: &str, movetime: u64, tt: &TranspositionTable) -> Option<ChessMove> {
+    let pos = Position::from_fen(fen).ok()?;
+    tt.clear();
+    let limits = Limits {
+        budget: Some(time::movetime_budget(movetime as i64, 0)),
+        use_soft: false,
+        ..Limits::default()
+    };
+    let signals = Signals::new(false);
+    search::search(&pos, &limits, tt, &signals, &mut |_| {}).best
+}
+
+pub fn run(args: &EpdArgs) -> Result<bool, String> {
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| format!("cannot read {}: {e}", args.file))?;
+    let tt = TranspositionTable::new(args.hash);
+    let (mut total, mut solved, mut points, mut max_points) = (0, 0, 0u32, 0u32);
+    // Per theme (the id without its number), for STS: (points, positions).
+    let mut themes: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        if args.limit.is_some_and(|n| total >= n) {
+            break;
+        }
+        let test = match parse_line(line) {
+            Ok(Some(t)) => t,
+            Ok(None) => continue,
+            Err(e) => {
+                println!("line {}: skipped: {e}", i + 1);
+                continue;
+            }
+        };
+        total += 1;
+        let Some(played) = think(&test.fen, args.movetime, &tt) else {
+            println!("{}: no move", test.id);
+            continue;
+        };
+        if test.solved_by(played) {
+            solved += 1;
+        } else {
+            let expected: Vec<String> = test.best.iter().map(|m| m.to_string()).collect();
+            let avoid: Vec<String> = test.avoid.iter().map(|m| m.to_string()).collect();
+            println!(
+                "FAIL {}: played {played}, bm [{}] am [{}]  {}",
+                test.id,
+                expected.join(" "),
+                avoid.join(" "),
+                test.fen
+            );
+        }
+        if !test.points.is_empty() {
+            let p = test.points_for(played);
+            let best = test.points.iter().map(|(_, p)| *p).max().unwrap_or(0);
+            points += p;
+            max_points += best;
+            let theme = test
+                .id
+                .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+            let entry = themes.entry(theme.to_string()).or_default();
+            entry.0 += p;
+            entry.1 += 1;
+        }
+    }
+    if max_points > 0 {
+        for (theme, (p, n)) in &themes {
+            println!("  {theme}: {p} points in {n} positions");
+        }
+        println!(
+            "STS score: {points} / {max_points} points ({:.1}%)",
+            100.0 * points as f64 / max_points as f64
+        );
+    }
+    println!(
+        "solved {solved}/{total} ({:.1}%) at {} ms per position",
+        100.0 * solved as f64 / total.max(1) as f64,
+        args.movetime
+    );
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_bm_am_id_and_points() {
+        let t =
+            parse_line("1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id \"BK.01\";")
+                .unwrap()
+                .unwrap();
+        assert_eq!(t.id, "BK.01");
+        assert_eq!(t.best.len(), 1);
+        assert_eq!(t.best[0].to_string(), "d6d1");
+        let sts = parse_line("1kr5/3n4/q3p2p/p2n2p1/PppB1P2/5BP1/1P2Q2P/3R2K1 w - - bm f5; id \"STS(v1.0) Undermine.001\"; c0 \"f5=10, Be5+=2, Bf2=3, Bg4=2\";\r").unwrap().unwrap();
+        assert_eq!(sts.points.len(), 4);
+        assert_eq!(sts.points_for(sts.best[0]), 10);
+        let am = parse_line("8/8/8/8/8/8/5k2/4K2R w K - am O-O; id \"x\"")
+            .unwrap()
+            .unwrap();
+        assert!(!am.solved_by(am.avoid[0]));
+        assert!(parse_line("8/8/8/8/8/8/5k2/4K2R w K - bm Qh5;").is_err());
+        assert!(parse_line("   ").unwrap().is_none());
+    }
+}
