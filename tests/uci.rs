@@ -43,6 +43,44 @@ fn start_infinite(e: &mut Engine, position: &str, go: &str, depth: u64) {
     );
 }
 
+/// The output checker of the harness must catch garbled lines, or the tests prove nothing.
+#[test]
+fn the_line_checker_rejects_garbled_output() {
+    let good = [
+        "id name Sandglass 0.1.0",
+        "option name Hash type spin default 16 min 1 max 32768",
+        "uciok",
+        "readyok",
+        "bestmove e2e4",
+        "bestmove e7e8q ponder a2a1n",
+        "bestmove 0000",
+        "info depth 3 seldepth 4 multipv 1 score cp 12 nodes 256 nps 256000 time 0 pv e2e4",
+        "info string error: unknown command 'readyok bestmove'",
+    ];
+    let bad = [
+        "",
+        "readyokinfo depth 3",
+        "info depth 3 score cp 1 nodes 9 pv e2e4readyok",
+        "info depth 3 score cp 1 nodes 9 readyok",
+        "info depth 3 nodes 9 pv e2e4 bestmove e2e4",
+        "bestmove",
+        "bestmove e2e4 ponder",
+        "bestmove e2e9",
+        "bestmove e2e4bestmove d2d4",
+        "readyok\r",
+        "uciok readyok",
+        "depth 3 score cp 1",
+        "nfo depth 3",
+        "info",
+    ];
+    for line in good {
+        assert_eq!(malformed(line), None, "{line:?} is well formed");
+    }
+    for line in bad {
+        assert!(malformed(line).is_some(), "{line:?} is garbled");
+    }
+}
+
 #[test]
 fn handshake_lists_identity_and_every_option() {
     let _s = serial();
@@ -843,6 +881,7 @@ fn random_command_sequences_keep_the_protocol_invariants() {
     let mut rng = Rng(0x5a4d_6c61_7373_2024);
     const ENGINES: usize = 4;
     const SEQUENCES: usize = 200;
+    let (mut total_gos, mut total_isready, mut total_errors) = (0, 0, 0);
     for engine in 0..ENGINES {
         let mut e = Engine::ready();
         let mut c = Counts {
@@ -888,9 +927,13 @@ fn random_command_sequences_keep_the_protocol_invariants() {
         }
         let late = e.collect_for(Duration::from_millis(500));
         c.absorb(&mut e, &late, "after the last sequence");
+        total_gos += c.gos;
+        total_isready += c.isreadys;
+        total_errors += e.seen.iter().filter(|l| l.is_error()).count();
         e.finish();
     }
     let took = started.elapsed();
+    eprintln!("fuzz: {total_gos} go, {total_isready} isready, {total_errors} error lines");
     assert!(
         took < Duration::from_secs(120),
         "the fuzz test took {took:?}; keep it under a minute"

@@ -42,6 +42,8 @@ pub struct Searcher<'a> {
     /// guard.
     moves: [Option<ChessMove>; MAX_PLY + 2],
     null_at: [bool; MAX_PLY + 2],
+    /// Move-list buffers, one per ply, lent to the move pickers.
+    lists: Vec<Vec<(ChessMove, i32)>>,
 }
 
 impl<'a> Searcher<'a> {
@@ -57,6 +59,7 @@ impl<'a> Searcher<'a> {
             evals: [0; MAX_PLY + 2],
             moves: [None; MAX_PLY + 2],
             null_at: [false; MAX_PLY + 2],
+            lists: vec![Vec::with_capacity(64); MAX_PLY + 2],
         }
     }
 
@@ -255,8 +258,10 @@ impl<'a> Searcher<'a> {
         }
 
         let prev = self.moves[ply];
-        let mut picker = MovePicker::all(self.pos.board(), tt_move, &self.heur, ply, prev);
+        let buffer = std::mem::take(&mut self.lists[ply]);
+        let mut picker = MovePicker::all(self.pos.board(), tt_move, &self.heur, ply, prev, buffer);
         if picker.is_empty() {
+            self.lists[ply] = picker.into_buffer();
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
 
@@ -343,6 +348,7 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        self.lists[ply] = picker.into_buffer();
         let bound = if best_score >= beta {
             Bound::Lower
         } else if alpha > original_alpha {
@@ -403,8 +409,10 @@ impl<'a> Searcher<'a> {
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
-        let mut picker = MovePicker::noisy(self.pos.board());
+        let buffer = std::mem::take(&mut self.lists[ply]);
+        let mut picker = MovePicker::noisy(self.pos.board(), buffer);
         if in_check && picker.is_empty() {
+            self.lists[ply] = picker.into_buffer();
             return -MATE + ply as i32;
         }
         while let Some((m, order)) = picker.next_move() {
@@ -434,6 +442,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        self.lists[ply] = picker.into_buffer();
         best
     }
 }

@@ -105,10 +105,10 @@ pub fn is_noisy(board: &Board, m: ChessMove) -> bool {
 }
 
 /// A move list with scores, handed out best first by selection (the moves after a cutoff are
-/// never sorted).
+/// never sorted). The list's buffer is lent by the searcher, one per ply, so no node
+/// allocates or clears memory.
 pub struct MovePicker {
-    moves: [(ChessMove, i32); 256],
-    len: usize,
+    moves: Vec<(ChessMove, i32)>,
     next: usize,
 }
 
@@ -120,8 +120,9 @@ impl MovePicker {
         heur: &Heuristics,
         ply: usize,
         prev: Option<ChessMove>,
+        buffer: Vec<(ChessMove, i32)>,
     ) -> MovePicker {
-        let mut picker = MovePicker::empty();
+        let mut picker = MovePicker::empty(buffer);
         let killers = if ply <= MAX_PLY {
             heur.killers[ply]
         } else {
@@ -150,8 +151,8 @@ impl MovePicker {
 
     /// Captures (en passant included) and queen promotions, for quiescence; all evasions when
     /// in check.
-    pub fn noisy(board: &Board) -> MovePicker {
-        let mut picker = MovePicker::empty();
+    pub fn noisy(board: &Board, buffer: Vec<(ChessMove, i32)>) -> MovePicker {
+        let mut picker = MovePicker::empty(buffer);
         let mut gen = chess::MoveGen::new_legal(board);
         if *board.checkers() != EMPTY {
             for m in gen {
@@ -195,37 +196,40 @@ impl MovePicker {
         picker
     }
 
-    fn empty() -> MovePicker {
+    fn empty(mut buffer: Vec<(ChessMove, i32)>) -> MovePicker {
+        buffer.clear();
         MovePicker {
-            moves: [(ChessMove::default(), 0); 256],
-            len: 0,
+            moves: buffer,
             next: 0,
         }
     }
 
+    /// Give the buffer back for reuse.
+    pub fn into_buffer(self) -> Vec<(ChessMove, i32)> {
+        self.moves
+    }
+
     #[inline]
     fn push(&mut self, m: ChessMove, score: i32) {
-        if self.len < self.moves.len() {
-            self.moves[self.len] = (m, score);
-            self.len += 1;
-        }
+        self.moves.push((m, score));
     }
 
     pub fn len(&self) -> usize {
-        self.len
+        self.moves.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.moves.is_empty()
     }
 
     /// The best remaining move and its ordering score.
     pub fn next_move(&mut self) -> Option<(ChessMove, i32)> {
-        if self.next >= self.len {
+        let len = self.moves.len();
+        if self.next >= len {
             return None;
         }
         let mut best = self.next;
-        for i in self.next + 1..self.len {
+        for i in self.next + 1..len {
             if self.moves[i].1 > self.moves[best].1 {
                 best = i;
             }

@@ -8,7 +8,7 @@
 use crate::position::Position;
 use crate::search::{self, Limits, Signals};
 use crate::tt::TranspositionTable;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub const DEFAULT_DEPTH: u32 = 9;
 
@@ -74,32 +74,36 @@ pub struct BenchArgs {
     pub depth: u32,
 }
 
-/// Total nodes over all positions at `depth`.
-pub fn bench(depth: u32, mut per_position: impl FnMut(usize, &str, u64)) -> u64 {
+/// Total nodes over all positions at `depth`, and the time spent searching (clearing the
+/// table between positions is not counted).
+pub fn bench(depth: u32, mut per_position: impl FnMut(usize, &str, u64)) -> (u64, Duration) {
     let mut total = 0;
+    let mut searching = Duration::ZERO;
+    let tt = TranspositionTable::new(16);
     for (i, fen) in POSITIONS.iter().enumerate() {
         let pos = match Position::from_fen(fen) {
             Ok(p) => p,
             Err(_) => continue,
         };
-        let tt = TranspositionTable::new(16);
+        tt.clear();
+        let start = Instant::now();
         let signals = Signals::new(false);
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
         let outcome = search::search(&pos, &limits, &tt, &signals, &mut |_| {});
+        searching += start.elapsed();
         per_position(i, fen, outcome.nodes);
         total += outcome.nodes;
     }
-    total
+    (total, searching)
 }
 
 pub fn run(args: &BenchArgs) -> Result<bool, String> {
     let depth = args.depth.clamp(1, 64);
-    let start = Instant::now();
-    let nodes = bench(depth, |i, fen, n| println!("{:>2} {n:>10} {fen}", i + 1));
-    let ms = start.elapsed().as_millis().max(1) as u64;
+    let (nodes, time) = bench(depth, |i, fen, n| println!("{:>2} {n:>10} {fen}", i + 1));
+    let ms = time.as_millis().max(1) as u64;
     println!("{} nodes {} nps", nodes, nodes * 1000 / ms);
     Ok(true)
 }

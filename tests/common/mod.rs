@@ -134,22 +134,57 @@ pub fn malformed(text: &str) -> Option<&'static str> {
             };
             (!ok).then_some("bad bestmove line")
         }
-        "info" => {
-            if tokens.len() < 2 || tokens[1].is_empty() {
-                return Some("empty info line");
-            }
-            if tokens[1] == "string" {
-                // Echoes of input are allowed here.
-                return None;
-            }
-            let glued = ["bestmove", "readyok", "uciok", "option", "id", "info"];
-            if tokens[1..].iter().any(|t| glued.contains(t)) {
-                return Some("another message glued into an info line");
-            }
-            None
-        }
+        "info" => malformed_info(&tokens[1..]),
         _ => Some("line does not start with a UCI keyword"),
     }
+}
+
+/// Checks the fields of a search `info` line: known keys with well-formed values only, so
+/// that a message glued into the line is caught. `info string …` may hold anything.
+fn malformed_info(tokens: &[&str]) -> Option<&'static str> {
+    let int = |t: Option<&&str>| t.is_some_and(|t| t.parse::<i64>().is_ok());
+    if tokens.is_empty() {
+        return Some("empty info line");
+    }
+    let mut i = 0;
+    while i < tokens.len() {
+        match tokens[i] {
+            "string" => return None,
+            "depth" | "seldepth" | "multipv" | "nodes" | "nps" | "time" | "hashfull" | "tbhits"
+            | "currmovenumber" | "cpuload" => {
+                if !int(tokens.get(i + 1)) {
+                    return Some("info key without an integer");
+                }
+                i += 2;
+            }
+            "score" => {
+                if !matches!(tokens.get(i + 1), Some(&"cp") | Some(&"mate"))
+                    || !int(tokens.get(i + 2))
+                {
+                    return Some("bad info score");
+                }
+                i += 3;
+                if matches!(tokens.get(i), Some(&"lowerbound") | Some(&"upperbound")) {
+                    i += 1;
+                }
+            }
+            "currmove" => {
+                if !tokens.get(i + 1).is_some_and(|t| is_move_text(t)) {
+                    return Some("bad info currmove");
+                }
+                i += 2;
+            }
+            "pv" | "refutation" => {
+                let moves = &tokens[i + 1..];
+                if moves.is_empty() || !moves.iter().all(|t| is_move_text(t)) {
+                    return Some("bad move in an info pv");
+                }
+                return None;
+            }
+            _ => return Some("unknown token in an info line (glued output?)"),
+        }
+    }
+    None
 }
 
 /// A running engine. Dropping it kills the process.
