@@ -59,7 +59,7 @@ impl<'a> Searcher<'a> {
             evals: [0; MAX_PLY + 2],
             moves: [None; MAX_PLY + 2],
             null_at: [false; MAX_PLY + 2],
-            lists: vec![Vec::with_capacity(64); MAX_PLY + 2],
+            lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
         }
     }
 

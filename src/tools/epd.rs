@@ -225,11 +225,11 @@ mod tests {
         let sts = parse_line("1kr5/3n4/q3p2p/p2n2p1/PppB1P2/5BP1/1P2Q2P/3R2K1 w - - bm f5; id \"STS(v1.0) Undermine.001\"; c0 \"f5=10, Be5+=2, Bf2=3, Bg4=2\";\r").unwrap().unwrap();
         assert_eq!(sts.points.len(), 4);
         assert_eq!(sts.points_for(sts.best[0]), 10);
-        let am = parse_line("8/8/8/8/8/8/5k2/4K2R w K - am O-O; id \"x\"")
+        let am = parse_line("8/8/8/8/8/8/8/k3K2R w K - am O-O; id \"x\"")
             .unwrap()
             .unwrap();
         assert!(!am.solved_by(am.avoid[0]));
-        assert!(parse_line("8/8/8/8/8/8/5k2/4K2R w K - bm Qh5;").is_err());
+        assert!(parse_line("8/8/8/8/8/8/8/k3K2R w K - bm Qh5;").is_err());
         assert!(parse_line("   ").unwrap().is_none());
     }
 }
