@@ -109,6 +109,13 @@ impl TranspositionTable {
         }
     }
 
+    /// Change the size, discarding the contents. The old table is freed before the new one
+    /// is allocated, so resizing never needs both at once.
+    pub fn resize(&mut self, mb: usize) {
+        self.buckets = Vec::new();
+        *self = TranspositionTable::new(mb);
+    }
+
     pub fn size_mb(&self) -> usize {
         (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }

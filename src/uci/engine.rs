@@ -221,11 +221,11 @@ impl Engine {
                 match effect {
                     Effect::None => {}
                     Effect::ClearHash => self.tt.clear(),
-                    Effect::ResizeHash => {
-                        // Free the old table before allocating the new one.
-                        self.tt = Arc::new(TranspositionTable::new(1));
-                        self.tt = Arc::new(TranspositionTable::new(next.hash_mb));
-                    }
+                    Effect::ResizeHash => match Arc::get_mut(&mut self.tt) {
+                        Some(tt) => tt.resize(next.hash_mb),
+                        // Unreachable once the search has ended; keep working regardless.
+                        None => self.tt = Arc::new(TranspositionTable::new(next.hash_mb)),
+                    },
                 }
                 self.options = next;
             }
