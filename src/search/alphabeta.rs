@@ -44,6 +44,8 @@ pub struct Searcher<'a> {
     null_at: [bool; MAX_PLY + 2],
     /// Move-list buffers, one per ply, lent to the move pickers.
     lists: Vec<Vec<(ChessMove, i32)>>,
+    /// `go mate`: null-move pruning is off, since it hides mates that rest on zugzwang.
+    pub mate_search: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -60,6 +62,7 @@ impl<'a> Searcher<'a> {
             moves: [None; MAX_PLY + 2],
             null_at: [false; MAX_PLY + 2],
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            mate_search: false,
         }
     }
 
@@ -233,6 +236,7 @@ impl<'a> Searcher<'a> {
             // Null move: if passing still fails high, a real move almost surely would.
             if depth >= 3
                 && eval >= beta
+                && !self.mate_search
                 && !self.null_at[ply]
                 && self.has_non_pawn_material()
                 && self.pos.make_null_move()

@@ -156,11 +156,13 @@ pub fn search(
             scope.spawn(move || {
                 let stopper = Stopper::helper(signals);
                 let mut searcher = Searcher::new(root, tt, stopper);
+                searcher.mate_search = limits.mate.is_some();
                 helper_loop(&mut searcher, &moves, id);
             });
         }
         let stopper = Stopper::new(signals, limits.nodes, hard, true);
         let mut searcher = Searcher::new(root.clone(), tt, stopper);
+        searcher.mate_search = limits.mate.is_some();
         let outcome = main_loop(&mut searcher, root_moves, limits, report);
         signals.finish();
         outcome

@@ -462,22 +462,19 @@ pub fn finish(name: &str, plan: Plan, inputs: &Inputs) -> Budget {
     }
 }
 
-/// For `go movetime`: think exactly `movetime − overhead` (never negative).
-/// soft = hard; the engine should search until hard and ignore the soft stop.
-pub fn movetime_budget(movetime_ms: i64, overhead_ms: i64) -> Budget {
-    let movetime = movetime_ms.max(0);
-    let overhead = overhead_ms.max(0);
-    let ms = movetime.saturating_sub(overhead).max(0) as u64;
-    let ms = ms.min(MAX_BUDGET_MS);
+/// For `go movetime`: think exactly `movetime` (never negative). soft = hard; the engine
+/// searches until hard and ignores the soft stop.
+///
+/// Move Overhead is not taken off: `movetime` is a per-move allowance that the GUI measures
+/// itself (match runners grant some slack beyond it), and UCI asks for exactly that time, so
+/// `go movetime 500` must not answer at 490 ms. A clock, in contrast, is ours to lose, which
+/// is why `allocate` reserves the overhead.
+pub fn movetime_budget(movetime_ms: i64) -> Budget {
+    let ms = (movetime_ms.max(0) as u64).min(MAX_BUDGET_MS);
     Budget {
         soft_ms: ms,
         hard_ms: ms,
-        why: format!(
-            "movetime {} − overhead {} = {}",
-            fmt_ms(movetime as f64),
-            fmt_ms(overhead as f64),
-            fmt_ms(ms as f64)
-        ),
+        why: format!("movetime {}", fmt_ms(ms as f64)),
     }
 }
 
@@ -762,10 +759,11 @@ mod tests {
 
     #[test]
     fn movetime_helper() {
-        assert_eq!(movetime_budget(1000, 10).hard_ms, 990);
-        assert_eq!(movetime_budget(5, 10).hard_ms, 0);
-        assert_eq!(movetime_budget(-5, -10).hard_ms, 0);
-        assert_eq!(movetime_budget(i64::MAX, i64::MIN).hard_ms, MAX_BUDGET_MS);
+        assert_eq!(movetime_budget(1000).hard_ms, 1000);
+        assert_eq!(movetime_budget(1000).soft_ms, 1000);
+        assert_eq!(movetime_budget(5).hard_ms, 5);
+        assert_eq!(movetime_budget(-5).hard_ms, 0);
+        assert_eq!(movetime_budget(i64::MAX).hard_ms, MAX_BUDGET_MS);
     }
 
     #[test]

@@ -134,7 +134,7 @@ pub fn think(fen: &str, movetime: u64, tt: &TranspositionTable) -> Option<ChessM
     let pos = Position::from_fen(fen).ok()?;
     tt.clear();
     let limits = Limits {
-        budget: Some(time::movetime_budget(movetime as i64, 0)),
+        budget: Some(time::movetime_budget(movetime.min(i64::MAX as u64) as i64)),
         use_soft: false,
         ..Limits::default()
     };

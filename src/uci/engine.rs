@@ -308,10 +308,7 @@ impl Engine {
         }
         let overhead = self.options.move_overhead_ms;
         if let Some(mt) = p.movetime {
-            limits.budget = Some(time::movetime_budget(
-                mt.min(i64::MAX as u64) as i64,
-                overhead,
-            ));
+            limits.budget = Some(time::movetime_budget(mt.min(i64::MAX as u64) as i64));
             limits.use_soft = false;
             return (limits, notes);
         }
