@@ -4,6 +4,7 @@
 //! conditions under which it is known to be safe (not in check, not near mate scores, not at
 //! PV nodes where the exact score matters).
 
+use super::features::Features;
 use super::ordering::{is_noisy, Heuristics, MovePicker, MAX_PLY};
 use super::score::{is_mate, DRAW, INFINITY, MATE, MATE_BOUND};
 use super::see;
@@ -46,6 +47,7 @@ pub struct Searcher<'a> {
     lists: Vec<Vec<(ChessMove, i32)>>,
     /// `go mate`: null-move pruning is off, since it hides mates that rest on zugzwang.
     pub mate_search: bool,
+    feat: Features,
 }
 
 impl<'a> Searcher<'a> {
@@ -63,6 +65,7 @@ impl<'a> Searcher<'a> {
             null_at: [false; MAX_PLY + 2],
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             mate_search: false,
+            feat: Features::current(),
         }
     }
 
@@ -115,14 +118,14 @@ impl<'a> Searcher<'a> {
                 break;
             }
             self.make(0, m);
-            let ext = i32::from(self.pos.in_check());
+            let ext = i32::from(self.feat.check_extension && self.pos.in_check());
             let new_depth = depth - 1 + ext;
             let mut score;
             if i == 0 {
                 score = -self.negamax(new_depth, -beta, -alpha, 1, false);
             } else {
                 let quiet = !is_noisy(self.pos.board(), m) && !in_check;
-                let r = if depth >= 3 && i >= 3 && quiet {
+                let r = if self.feat.lmr && depth >= 3 && i >= 3 && quiet {
                     (LMR[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1)
                 } else {
                     0
@@ -230,11 +233,12 @@ impl<'a> Searcher<'a> {
         if !pv_node && !in_check && !is_mate(beta) {
             // Reverse futility: far above beta with a shallow depth left, assume it holds.
             let margin = 75 * depth - if improving { 60 } else { 0 };
-            if depth <= 8 && eval - margin >= beta {
+            if self.feat.reverse_futility && depth <= 8 && eval - margin >= beta {
                 return eval;
             }
             // Null move: if passing still fails high, a real move almost surely would.
-            if depth >= 3
+            if self.feat.null_move
+                && depth >= 3
                 && eval >= beta
                 && !self.mate_search
                 && !self.null_at[ply]
@@ -257,11 +261,15 @@ impl<'a> Searcher<'a> {
 
         // Internal iterative reduction: without a table move this node was not searched
         // before, so its ordering is poor; search it shallower.
-        if depth >= 4 && tt_move.is_none() && (pv_node || cut_node) {
+        if self.feat.iir && depth >= 4 && tt_move.is_none() && (pv_node || cut_node) {
             depth -= 1;
         }
 
-        let prev = self.moves[ply];
+        let prev = if self.feat.counter_move {
+            self.moves[ply]
+        } else {
+            None
+        };
         let buffer = std::mem::take(&mut self.lists[ply]);
         let mut picker = MovePicker::all(self.pos.board(), tt_move, &self.heur, ply, prev, buffer);
         if picker.is_empty() {
@@ -283,14 +291,19 @@ impl<'a> Searcher<'a> {
             if searched > 0 && !is_mate(best_score) && best_score > -MATE_BOUND {
                 if quiet && !in_check {
                     // Late-move pruning: at shallow depth, late quiet moves rarely matter.
-                    if depth <= 6 && quiet_count as i32 >= lmp_limit {
+                    if self.feat.late_move_pruning && depth <= 6 && quiet_count as i32 >= lmp_limit
+                    {
                         continue;
                     }
                     // Futility: a quiet move cannot lift a hopeless eval above alpha.
-                    if depth <= 6 && eval + 100 + 90 * depth <= alpha {
+                    if self.feat.futility && depth <= 6 && eval + 100 + 90 * depth <= alpha {
                         continue;
                     }
-                } else if !quiet && depth <= 6 && MovePicker::is_bad_capture(order) {
+                } else if self.feat.see_pruning
+                    && !quiet
+                    && depth <= 6
+                    && MovePicker::is_bad_capture(order)
+                {
                     // Captures that lose more than the depth can make up for.
                     if !see::see_ge(self.pos.board(), m, -90 * depth) {
                         continue;
@@ -300,13 +313,18 @@ impl<'a> Searcher<'a> {
 
             self.make(ply, m);
             let gives_check = self.pos.in_check();
-            let new_depth = depth - 1 + i32::from(gives_check);
+            let new_depth = depth - 1 + i32::from(self.feat.check_extension && gives_check);
             let mut score;
             if searched == 0 {
                 score = -self.negamax(new_depth, -beta, -alpha, ply + 1, false);
             } else {
                 let mut r = 0;
-                if depth >= 3 && searched >= 2 + usize::from(pv_node) && quiet && !gives_check {
+                if self.feat.lmr
+                    && depth >= 3
+                    && searched >= 2 + usize::from(pv_node)
+                    && quiet
+                    && !gives_check
+                {
                     r = LMR[depth.min(63) as usize][searched.min(63)];
                     r += i32::from(!pv_node);
                     r += i32::from(!improving);

@@ -13,6 +13,7 @@
 //! a move was proved better than it at the greater depth, and is played instead.
 
 pub mod alphabeta;
+pub mod features;
 pub mod ordering;
 pub mod score;
 pub mod see;
@@ -242,7 +243,8 @@ fn main_loop(
                 lines[pv_index - 1].score
             };
             let mut delta = 25;
-            let (mut alpha, mut beta) = if depth >= 5 && guess.abs() < 2_000 {
+            let aspiration = features::Features::current().aspiration;
+            let (mut alpha, mut beta) = if aspiration && depth >= 5 && guess.abs() < 2_000 {
                 (guess - delta, guess + delta)
             } else {
                 (-INFINITY, INFINITY)
