@@ -179,15 +179,7 @@ pub fn white_minus_black<T: Tracer>(board: &Board, tracer: &mut T) -> Score {
 }
 
 fn material_and_squares<T: Tracer>(board: &Board, info: &Info, acc: &mut Acc<T>) {
-    let pieces = [
-        Piece::Pawn,
-        Piece::Knight,
-        Piece::Bishop,
-        Piece::Rook,
-        Piece::Queen,
-        Piece::King,
-    ];
-    for (p, &piece) in pieces.iter().enumerate() {
+    for (p, piece) in chess::ALL_PIECES.into_iter().enumerate() {
         let of_type = board.pieces(piece).0;
         for (c, table) in PIECE_SQUARE.iter().enumerate() {
             for sq in squares(of_type & info.colour[c]) {

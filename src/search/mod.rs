@@ -271,30 +271,24 @@ fn main_loop(
                     // A fail low proves no move; show the line being refuted.
                     pv = vec![best];
                 }
-                if value <= alpha {
-                    report(&info(
-                        s,
-                        depth,
-                        pv_index,
-                        &Line {
-                            score: value,
-                            pv: pv.clone(),
-                        },
-                        ScoreBound::Upper,
-                    ));
+                let bound = if value <= alpha {
+                    ScoreBound::Upper
+                } else if value >= beta {
+                    ScoreBound::Lower
+                } else {
+                    ScoreBound::Exact
+                };
+                if bound != ScoreBound::Exact {
+                    let line = Line {
+                        score: value,
+                        pv: pv.clone(),
+                    };
+                    report(&info(s, depth, pv_index, &line, bound));
+                }
+                if bound == ScoreBound::Upper {
                     beta = (alpha + beta) / 2;
                     alpha = (value - delta).max(-INFINITY);
-                } else if value >= beta {
-                    report(&info(
-                        s,
-                        depth,
-                        pv_index,
-                        &Line {
-                            score: value,
-                            pv: pv.clone(),
-                        },
-                        ScoreBound::Lower,
-                    ));
+                } else if bound == ScoreBound::Lower {
                     beta = (value + delta).min(INFINITY);
                 } else {
                     lines.push(Line { score: value, pv });

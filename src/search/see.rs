@@ -4,7 +4,7 @@
 
 use chess::{
     get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
-    Board, ChessMove, Color, Piece, Square, EMPTY,
+    Board, ChessMove, Color, Piece, Square, ALL_PIECES, EMPTY,
 };
 
 /// Piece values for exchanges and move ordering (pawn = 100).
@@ -89,14 +89,7 @@ pub fn see_ge(board: &Board, m: ChessMove, threshold: i32) -> bool {
         // Least valuable attacker.
         let mut piece = Piece::King;
         let mut from_bb = EMPTY;
-        for p in [
-            Piece::Pawn,
-            Piece::Knight,
-            Piece::Bishop,
-            Piece::Rook,
-            Piece::Queen,
-            Piece::King,
-        ] {
+        for p in ALL_PIECES {
             let bb = ours & *board.pieces(p);
             if bb != EMPTY {
                 piece = p;
