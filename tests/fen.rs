@@ -430,6 +430,22 @@ fn en_passant_hash_is_canonical() {
 }
 
 #[test]
+fn counters_at_their_limits_still_round_trip() {
+    // Found by the `position` fuzz target: counters grown past the parser's limit made `fen()`
+    // write a FEN that `from_fen` refused.
+    for (fen, mv) in [
+        ("4k3/8/8/8/8/8/8/4K3 w - - 4294967295 1", "e1e2"),
+        ("4k3/8/8/8/8/8/8/4K3 b - - 0 2147483648", "e8e7"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 100000 1", "e1e2"),
+    ] {
+        let mut pos = Position::from_fen(fen).unwrap();
+        pos.play_uci(mv).unwrap();
+        let again = Position::from_fen(&pos.fen()).expect("own FEN refused");
+        assert_eq!(again.fen(), pos.fen());
+    }
+}
+
+#[test]
 fn counters_advance_and_reset() {
     let mut pos = Position::startpos();
     for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {

@@ -21,7 +21,10 @@ fn check_round_trip(pos: &Position, context: impl Fn() -> String) {
     let fen = pos.fen();
     let back = match Position::from_fen(&fen) {
         Ok(back) => back,
-        Err(e) => panic!("fen() output {fen:?} refused by from_fen ({e}); {}", context()),
+        Err(e) => panic!(
+            "fen() output {fen:?} refused by from_fen ({e}); {}",
+            context()
+        ),
     };
     assert!(
         back.fen() == fen,
@@ -92,8 +95,16 @@ fuzz_target!(|data: &[u8]| {
             Err(e) => {
                 assert!(!e.reason.is_empty());
                 assert!(e.text.chars().count() <= 16, "echoed move text too long");
-                assert_eq!(pos.fen(), before_fen, "refused move {token:?} changed the FEN");
-                assert_eq!(pos.key(), before_key, "refused move {token:?} changed the key");
+                assert_eq!(
+                    pos.fen(),
+                    before_fen,
+                    "refused move {token:?} changed the FEN"
+                );
+                assert_eq!(
+                    pos.key(),
+                    before_key,
+                    "refused move {token:?} changed the key"
+                );
             }
         }
     }

@@ -125,9 +125,10 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
-/// Largest accepted halfmove clock and fullmove number: far beyond any real game, small enough
-/// that no counter arithmetic can overflow.
-const MAX_COUNTER: u32 = 100_000;
+/// Largest accepted fullmove number: the game ply, `2 × (fullmove − 1) + 1`, must fit in a
+/// u32. The halfmove clock may be any u32. Moves saturate both counters (see
+/// `Position::make_move`), so every FEN that `write` produces is accepted again.
+const MAX_FULLMOVE: u32 = 1 << 31;
 
 /// The piece placement as a plain 64-square array, indexed like `chess::Square`.
 type Placement = [Option<(Piece, Color)>; 64];
@@ -361,7 +362,7 @@ fn parse_counter(field: Option<&str>, fullmove: bool) -> Result<u32, FenError> {
         return Err(err());
     }
     let value: u32 = text.parse().map_err(|_| err())?;
-    if value > MAX_COUNTER {
+    if fullmove && value > MAX_FULLMOVE {
         return Err(err());
     }
     // Fullmove 0 is common in the wild ("... 0 0") and harmless: read it as 1.

@@ -158,8 +158,12 @@ impl Position {
             slot.board = canonical(slot.board);
         }
         slot.key = slot.board.get_hash();
-        slot.halfmove = if irreversible { 0 } else { prev.halfmove + 1 };
-        slot.game_ply = prev.game_ply + 1;
+        slot.halfmove = if irreversible {
+            0
+        } else {
+            prev.halfmove.saturating_add(1)
+        };
+        slot.game_ply = prev.game_ply.saturating_add(1);
         self.current = next;
     }
 
@@ -182,8 +186,8 @@ impl Position {
                 self.stack[next] = State {
                     key: board.get_hash(),
                     board,
-                    halfmove: prev.halfmove + 1,
-                    game_ply: prev.game_ply + 1,
+                    halfmove: prev.halfmove.saturating_add(1),
+                    game_ply: prev.game_ply.saturating_add(1),
                 };
                 self.current = next;
                 true
