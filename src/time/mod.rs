@@ -42,12 +42,19 @@
 //! in sudden death no strategy plans to empty the clock anyway (each spends a fraction of
 //! what is left) and an increment pays for the lag.
 //!
-//! One exception: with `movestogo m` the horizon is *known* and all m moves must be made
-//! before new time arrives, so there the overhead is also reserved for each of the other
-//! m − 1 moves (at most [`PER_MOVE_RESERVE_MAX_MOVES`] of them and at most
-//! [`PER_MOVE_RESERVE_MAX_SHARE`] of the clock). Without it a 40/2 game with a 10 ms lag on
-//! every move flags on the last move before the control (try
-//! `tm --tc 40/2 --lag 10 --use 1 --strategy curve` with this reserve removed).
+//! Two exceptions, both where no increment pays for the lag:
+//!
+//! * with `movestogo m` the horizon is *known* and all m moves must be made before new time
+//!   arrives, so the overhead is also reserved for each of the other m − 1 moves (at most
+//!   [`PER_MOVE_RESERVE_MAX_MOVES`] of them and at most [`PER_MOVE_RESERVE_MAX_SHARE`] of the
+//!   clock). Without it a 40/2 game with a 10 ms lag on every move flags on the last move
+//!   before the control (try `tm --tc 40/2 --lag 10 --use 1 --strategy curve` with this
+//!   reserve removed);
+//! * in sudden death without increment the overhead is reserved for
+//!   [`SUDDEN_DEATH_RESERVE_MOVES`] future moves (same cap). In the reliability gauntlet at
+//!   2+0, long endgames drained the clock a few milliseconds per move (each move's round trip
+//!   through the GUI costs time whatever the engine spends) until 12 of 80 games were lost on
+//!   time; the reserve keeps those milliseconds for the moves that still need them.
 //!
 //! # Repeating controls (`movestogo`)
 //!
@@ -96,6 +103,10 @@ pub const MAX_BUDGET_MS: u64 = 1 << 40;
 pub const PER_MOVE_RESERVE_MAX_MOVES: u32 = 100;
 /// …and that extra reserve takes at most this share of the clock after the first overhead.
 pub const PER_MOVE_RESERVE_MAX_SHARE: f64 = 0.5;
+/// In sudden death without increment the overhead is also reserved for this many future
+/// moves (within the same share cap): nothing refills the clock, so every move's lag comes
+/// out of it for good.
+pub const SUDDEN_DEATH_RESERVE_MOVES: u32 = 40;
 /// Suggested default for the engine's "Move Overhead" option.
 pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 10;
 
@@ -333,8 +344,14 @@ impl Inputs {
         let overhead = clock.overhead_ms.max(0) as f64;
         let moves_to_go = clock.moves_to_go.filter(|&m| m > 0);
         let once = (time - overhead).max(0.0);
-        // Per move for the other moves before a known refill (see the module doc).
-        let others = moves_to_go.map_or(0, |m| (m - 1).min(PER_MOVE_RESERVE_MAX_MOVES));
+        // Per move for the other moves before a known refill, or for a fixed number of
+        // future moves in sudden death without increment (see the module doc).
+        let sudden_death = moves_to_go.is_none() && clock.increment_ms <= 0;
+        let others = match moves_to_go {
+            Some(m) => (m - 1).min(PER_MOVE_RESERVE_MAX_MOVES),
+            None if sudden_death => SUDDEN_DEATH_RESERVE_MOVES,
+            None => 0,
+        };
         let extra = (overhead * f64::from(others)).min(PER_MOVE_RESERVE_MAX_SHARE * once);
         Inputs {
             usable_ms: once - extra,
@@ -523,6 +540,37 @@ fn to_ms(x: f64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sudden_death_reserves_overhead_for_future_moves() {
+        let game = Game::default();
+        // 2+0 at 600 ms left, 10 ms overhead: 590 usable once, minus 40 × 10 = 400 capped at
+        // half of 590.
+        let inputs = Inputs::new(&clock(600, 0, None, 10), &game);
+        assert_eq!(inputs.usable_ms, 295.0);
+        let inputs = Inputs::new(&clock(60_000, 0, None, 10), &game);
+        assert_eq!(inputs.usable_ms, 60_000.0 - 10.0 - 400.0);
+        // An increment pays for the lag: reserved once only.
+        let inputs = Inputs::new(&clock(600, 10, None, 10), &game);
+        assert_eq!(inputs.usable_ms, 590.0);
+        // Every strategy then spends less with the reserve than without it.
+        for strategy in Strategy::ALL {
+            let settings = Settings::new(strategy);
+            let sd = allocate(
+                &settings,
+                &clock(600, 0, None, 10),
+                &game,
+                &History::default(),
+            );
+            let inc = allocate(
+                &settings,
+                &clock(600, 1, None, 10),
+                &game,
+                &History::default(),
+            );
+            assert!(sd.hard_ms <= inc.hard_ms, "{strategy}: {sd:?} vs {inc:?}");
+        }
+    }
 
     fn clock(t: i64, inc: i64, mtg: Option<u32>, overhead: i64) -> Clock {
         Clock {
@@ -713,16 +761,16 @@ mod tests {
     }
 
     #[test]
-    fn overhead_is_reserved_once() {
+    fn overhead_is_reserved_once_when_an_increment_pays_for_lag() {
         let with = allocate(
             &Settings::default(),
-            &clock(60_000, 0, None, 1000),
+            &clock(60_000, 100, None, 1000),
             &Game::default(),
             &History::new(),
         );
         let without = allocate(
             &Settings::default(),
-            &clock(59_000, 0, None, 0),
+            &clock(59_000, 100, None, 0),
             &Game::default(),
             &History::new(),
         );
