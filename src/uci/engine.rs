@@ -171,17 +171,6 @@ impl Engine {
         }
     }
 
-    /// Forget a search that has ended by itself.
-    fn reap(&mut self) {
-        if self
-            .running
-            .as_ref()
-            .is_some_and(|r| r.handle.is_finished())
-        {
-            self.finish_search();
-        }
-    }
-
     fn set_position(&mut self, start: &PositionStart, moves: &[String]) {
         let mut pos = match start {
             PositionStart::StartPos => Position::startpos(),
@@ -235,7 +224,6 @@ impl Engine {
     fn go(&mut self, params: &GoParams) {
         // A new go ends the running search first; that search still sends its bestmove.
         self.finish_search();
-        self.reap();
         let pos = self.position.clone();
         let us = pos.side_to_move();
         let (limits, notes) = self.limits(params, &pos);
