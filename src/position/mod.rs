@@ -19,16 +19,15 @@ use chess::{BitBoard, Board, BoardBuilder, ChessMove, Color, MoveGen, Piece, EMP
 /// The FEN of the standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// One entry of the history stack: the board after a move and the counters that go with it.
+/// One entry of the history stack: the board after a move and its fifty-move counter.
+///
+/// Kept as small as the rules allow, because making a move writes one of these: the hash is
+/// read from the board when asked for (see `key`) and the game ply follows from the stack index.
 #[derive(Clone, Copy, Debug)]
 struct State {
     board: Board,
-    /// Canonical hash: equal positions (same pieces, side, rights, *legal* en passant) hash alike.
-    key: u64,
     /// Plies since the last capture or pawn move (the fifty-move counter).
     halfmove: u32,
-    /// Plies since the start of the game: 0 at the initial position with White to move.
-    game_ply: u32,
 }
 
 /// A game position with its history.
@@ -40,6 +39,8 @@ pub struct Position {
     current: usize,
     /// Index in `stack` of the search root: repetitions at or after it are draws at once.
     root: usize,
+    /// Plies played in the game before `stack[0]`: 0 at the initial position, White to move.
+    base_ply: u32,
 }
 
 impl Default for Position {
@@ -62,18 +63,13 @@ impl Position {
     /// Wrap a board already known to be valid, with its counters.
     pub(crate) fn from_board(board: Board, halfmove: u32, game_ply: u32) -> Position {
         let board = canonical(board);
-        let state = State {
-            key: board.get_hash(),
-            board,
-            halfmove,
-            game_ply,
-        };
         let mut stack = Vec::with_capacity(512);
-        stack.push(state);
+        stack.push(State { board, halfmove });
         Position {
             stack,
             current: 0,
             root: 0,
+            base_ply: game_ply,
         }
     }
 
@@ -88,10 +84,13 @@ impl Position {
         &self.top().board
     }
 
-    /// Canonical Zobrist key of the current position.
+    /// Canonical Zobrist key of the current position: equal positions (same pieces, side,
+    /// rights and *legal* en passant) have equal keys, because every board on the stack is
+    /// canonical. The crate keeps the key up to date incrementally; reading it costs a few
+    /// table lookups, less than storing it on every move would.
     #[inline]
     pub fn key(&self) -> u64 {
-        self.top().key
+        self.top().board.get_hash()
     }
 
     #[inline]
@@ -112,13 +111,14 @@ impl Position {
 
     /// The FEN fullmove number: starts at 1 and grows after each Black move.
     pub fn fullmove_number(&self) -> u32 {
-        self.top().game_ply / 2 + 1
+        self.game_ply() / 2 + 1
     }
 
     /// Plies played in the game so far (what the time manager calls k).
     #[inline]
     pub fn game_ply(&self) -> u32 {
-        self.top().game_ply
+        let made = u32::try_from(self.current).unwrap_or(u32::MAX);
+        self.base_ply.saturating_add(made)
     }
 
     /// Plies made since the search root.
@@ -142,7 +142,12 @@ impl Position {
     ///
     /// The crate corrupts its board on an illegal move, so callers must only pass moves they
     /// got from `legal_moves` (or checked with `is_legal`). Debug builds verify it.
-    #[inline]
+    ///
+    /// This is the program's only call of the crate's `Board::make_move` (the tuner goes
+    /// through `Position` too). With one caller, LLVM inlines the crate's function here; with
+    /// three it kept it out of line and perft paid for the call. Keeping this function itself
+    /// out of line keeps that one call site, whichever of the search's sites call it.
+    #[inline(never)]
     pub fn make_move(&mut self, m: ChessMove) {
         debug_assert!(self.board().legal(m), "illegal move {m} in {}", self.fen());
         let next = self.next_slot();
@@ -157,13 +162,11 @@ impl Position {
         if slot.board.en_passant().is_some() {
             slot.board = canonical(slot.board);
         }
-        slot.key = slot.board.get_hash();
         slot.halfmove = if irreversible {
             0
         } else {
             prev.halfmove.saturating_add(1)
         };
-        slot.game_ply = prev.game_ply.saturating_add(1);
         self.current = next;
     }
 
@@ -184,10 +187,8 @@ impl Position {
             Some(board) => {
                 let next = self.next_slot();
                 self.stack[next] = State {
-                    key: board.get_hash(),
                     board,
                     halfmove: prev.halfmove.saturating_add(1),
-                    game_ply: prev.game_ply.saturating_add(1),
                 };
                 self.current = next;
                 true
@@ -221,6 +222,8 @@ impl Position {
             self.stack.drain(..drop);
             self.current -= drop;
             self.root = self.root.saturating_sub(drop);
+            let dropped = u32::try_from(drop).unwrap_or(u32::MAX);
+            self.base_ply = self.base_ply.saturating_add(dropped);
         }
     }
 
@@ -247,13 +250,13 @@ impl Position {
     /// those with the same side to move, hence the step of two.
     fn count_repetitions(&self, search: bool) -> u32 {
         let top = self.current;
-        let state = &self.stack[top];
-        let oldest = top.saturating_sub(state.halfmove as usize);
+        let key = self.key();
+        let oldest = top.saturating_sub(self.halfmove_clock() as usize);
         let mut count = 0;
         let mut i = top;
         while i >= oldest + 2 {
             i -= 2;
-            if self.stack[i].key == state.key {
+            if self.stack[i].board.get_hash() == key {
                 count += if search && i >= self.root { 2 } else { 1 };
                 if count >= 2 {
                     break;

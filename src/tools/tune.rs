@@ -32,12 +32,12 @@
 //! too few to move ~800 piece-square weights without overfitting (5-fold
 //! cross-validation says so), so those keep their starting values.
 
-use crate::position::san_to_move;
+use crate::position::{san_to_move, Position};
 use std::path::PathBuf;
 
 use std::time::Instant;
 
-use chess::{BitBoard, Board, BoardStatus, ChessMove, MoveGen, Piece};
+use chess::{BitBoard, Board, BoardStatus, ChessMove, Piece};
 
 use crate::eval::{self, layout, Trace};
 
@@ -381,31 +381,29 @@ fn collect_positions(
         stats.games_without_result += 1;
         return;
     };
-    let mut board = match &game.fen {
-        Some(fen) => match crate::position::Position::from_fen(fen).map(|p| *p.board()) {
-            Ok(b) => b,
+    let mut pos = match &game.fen {
+        Some(fen) => match Position::from_fen(fen) {
+            Ok(p) => p,
             Err(_) => {
                 stats.games_with_bad_moves += 1;
                 return;
             }
         },
-        None => Board::default(),
+        None => Position::startpos(),
     };
     stats.games_used += 1;
     for (ply, san) in game.moves.iter().enumerate() {
-        let Some(m) = san_to_move(&board, san) else {
+        let Some(m) = san_to_move(pos.board(), san) else {
             stats.games_with_bad_moves += 1;
             return;
         };
-        board = board.make_move_new(m);
-        if ply + 1 < skip
-            || *board.checkers() != BitBoard(0)
-            || board.status() != BoardStatus::Ongoing
-        {
+        pos.make_move(m);
+        pos.trim_history();
+        if ply + 1 < skip || pos.in_check() || pos.board().status() != BoardStatus::Ongoing {
             continue;
         }
         let (_, leaf) = quiet_leaf(
-            &board,
+            &mut pos,
             -eval::EVAL_LIMIT,
             eval::EVAL_LIMIT,
             QUIESCENCE_DEPTH,
@@ -440,14 +438,15 @@ fn piece_value(p: Option<Piece>) -> i32 {
 
 /// Captures-only alpha-beta search; returns its score and the position at the end
 /// of its principal variation (the position itself if standing pat is best).
-fn quiet_leaf(board: &Board, mut alpha: i32, beta: i32, depth: u32) -> (i32, Board) {
-    let stand_pat = eval::evaluate(board);
+fn quiet_leaf(pos: &mut Position, mut alpha: i32, beta: i32, depth: u32) -> (i32, Board) {
+    let board = *pos.board();
+    let stand_pat = eval::evaluate(&board);
     if stand_pat >= beta || depth == 0 {
-        return (stand_pat, *board);
+        return (stand_pat, board);
     }
-    let mut best_leaf = *board;
+    let mut best_leaf = board;
     alpha = alpha.max(stand_pat);
-    let mut captures = MoveGen::new_legal(board);
+    let mut captures = pos.legal_moves();
     captures.set_iterator_mask(*board.color_combined(!board.side_to_move()));
     let mut ordered: Vec<ChessMove> = captures.collect();
     // Most valuable victim first, least valuable attacker among equals.
@@ -456,8 +455,9 @@ fn quiet_leaf(board: &Board, mut alpha: i32, beta: i32, depth: u32) -> (i32, Boa
             + piece_value(board.piece_on(m.get_source()))
     });
     for m in ordered {
-        let child = board.make_move_new(m);
-        let (score, leaf) = quiet_leaf(&child, -beta, -alpha, depth - 1);
+        pos.make_move(m);
+        let (score, leaf) = quiet_leaf(pos, -beta, -alpha, depth - 1);
+        pos.unmake();
         let score = -score;
         if score > alpha {
             alpha = score;
@@ -703,7 +703,6 @@ fn render_params(w: &[(i32, i32)], summary: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::str::FromStr;
 
     const PGN: &str = r#"[Event "Test"]
 [Result "1-0"]
@@ -738,10 +737,11 @@ Nf2 42. g4 Bd3 43. Re6 1-0
         assert_eq!(untagged[0].result, Some(1.0));
         assert_eq!(untagged[0].moves.len(), 7);
         for g in &games {
-            let mut b = Board::default();
+            let mut pos = Position::startpos();
             for san in &g.moves {
-                let m = san_to_move(&b, san).unwrap_or_else(|| panic!("cannot play {san} in {b}"));
-                b = b.make_move_new(m);
+                let m = san_to_move(pos.board(), san)
+                    .unwrap_or_else(|| panic!("cannot play {san} in {}", pos.fen()));
+                pos.make_move(m);
             }
         }
     }
@@ -749,8 +749,14 @@ Nf2 42. g4 Bd3 43. Re6 1-0
     #[test]
     fn quiet_leaf_resolves_hanging_pieces() {
         // White's queen can take an undefended rook: the leaf has the rook gone.
-        let b = Board::from_str("4k3/8/8/3r4/8/8/3Q4/4K3 w - - 0 1").unwrap_or_default();
-        let (score, leaf) = quiet_leaf(&b, -eval::EVAL_LIMIT, eval::EVAL_LIMIT, QUIESCENCE_DEPTH);
+        let mut pos = Position::from_fen("4k3/8/8/3r4/8/8/3Q4/4K3 w - - 0 1")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (score, leaf) = quiet_leaf(
+            &mut pos,
+            -eval::EVAL_LIMIT,
+            eval::EVAL_LIMIT,
+            QUIESCENCE_DEPTH,
+        );
         assert!(score > 500);
         assert_eq!(leaf.piece_on(chess::Square::D5), Some(Piece::Queen));
     }
