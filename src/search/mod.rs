@@ -4,8 +4,9 @@
 //! - **Hard stop** (inside the tree): the `Stopper` counts nodes and polls the clock every
 //!   `POLL_INTERVAL` nodes; past the hard limit the search unwinds at once.
 //! - **Soft stop** (between depths): depth d+1 costs about F = 2 times depth d, so the next
-//!   iteration is started only if `elapsed × F < soft` (`time::stop_before_next_depth`), with
-//!   the soft budget scaled by the search-side adjustments of `time::adjust`.
+//!   iteration is started only if the time left in the soft budget covers that,
+//!   `elapsed + F × last iteration < soft` (`time::stop_before_next_depth`), with the soft
+//!   budget scaled by the search-side adjustments of `time::adjust`.
 //!
 //! Which move is played when a search is cut short: the best move of the last completed
 //! iteration, unless the unfinished iteration already searched a root move to completion with
@@ -230,6 +231,7 @@ fn main_loop(
 
     'deepening: for depth in 1..=max_depth {
         s.seldepth = 0;
+        let iteration_start = signals.elapsed();
         let mut lines: Vec<Line> = Vec::with_capacity(multipv);
         for pv_index in 0..multipv {
             let candidates: Vec<ChessMove> = root_moves
@@ -350,8 +352,10 @@ fn main_loop(
             let soft = adjust::scaled_soft_ms(budget.soft_ms, budget.hard_ms, scale);
             soft_ms = Some(soft);
             adjust_reason = adjust::reason(&limits.adjust, &progress);
-            let elapsed = signals.elapsed().as_millis() as u64;
-            if time::stop_before_next_depth(elapsed, soft) {
+            let now = signals.elapsed();
+            let elapsed = now.as_millis() as u64;
+            let last = now.saturating_sub(iteration_start).as_millis() as u64;
+            if time::stop_before_next_depth(elapsed, last, soft) {
                 reason = if progress.legal_moves == 1 && limits.adjust.single_reply {
                     StopReason::SingleReply
                 } else {

@@ -1,7 +1,7 @@
 //! `smooth`: Lc0's smooth time manager, adapted to alpha-beta.
 //!
-//! Idea: a search rarely uses its whole budget (here the soft stop, `elapsed × 2 ≥ soft`,
-//! ends most moves early), so a plain "clock ÷ moves left" leaves time on the clock at the
+//! Idea: a search rarely uses its whole budget (here the soft stop, which will not start an
+//! iteration the rest of the budget cannot pay for, ends most moves early), so a plain "clock ÷ moves left" leaves time on the clock at the
 //! end of the game. Keep a running estimate of the *time-use factor* — time used ÷ budget —
 //! and divide the next budget by it, so that what we actually spend matches the plan:
 //!
