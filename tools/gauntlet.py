@@ -3,7 +3,8 @@
 
 Plays Sandglass against itself and against Debian engines through ../shared/tools/match.py at
 each control, and prints one table row per (control, opponent): games, score, and Sandglass's
-time forfeits, illegal moves, crashes and stalls, plus the lowest clock it was ever left with.
+time forfeits, illegal moves, crashes and stalls, plus the lowest clock it was ever left with
+(both sides in self-play).
 Every count must be 0 with the default Move Overhead.
 
     python3 tools/gauntlet.py ./target/release/sandglass --games 100 [--opponents self,glaurung]
@@ -14,6 +15,7 @@ The binary is copied first, so rebuilding during a long run does not change the 
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +37,33 @@ def incidents_of_sandglass(summary, self_play):
         for k in INCIDENTS:
             totals[k] += by_engine[name].get(k, 0)
     return totals
+
+
+CLOCK_COMMENT = re.compile(r"(-?\d+)ms\s+(-?\d+)ms")
+
+
+def lowest_clock_in_pgn(path, self_play):
+    """Lowest clock (ms) Sandglass was left with after any of its moves, read from the runner's
+    move comments ("<used>ms <left>ms"): engine A's moves, or both sides' in self-play. The
+    runner's JSON has engine A's only."""
+    import chess.pgn  # the runner needs python-chess anyway
+    low = None
+    try:
+        f = open(path, encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    with f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            a_is_white = game.headers.get("White", "").endswith("(A)")
+            for node in game.mainline():
+                m = CLOCK_COMMENT.search(node.comment or "")
+                if not m:
+                    continue
+                white_moved = not node.board().turn
+                if self_play or white_moved == a_is_white:
+                    left = int(m.group(2))
+                    low = left if low is None else min(low, left)
+    return low
 
 
 def main():
@@ -74,7 +103,9 @@ def main():
                 rows.append((tc, opp, 0, None, None, None))
                 continue
             inc = incidents_of_sandglass(s, self_play)
-            low = (s.get("a_time_ms") or {}).get("min_clock_left")
+            low = lowest_clock_in_pgn(os.path.join(args.out, tag + ".pgn"), self_play)
+            if low is None:
+                low = (s.get("a_time_ms") or {}).get("min_clock_left")
             rows.append((tc, opp, s.get("games", 0), s.get("score"), inc, low))
             print(f"  {tc} vs {opp}: {s.get('games')} games, score {s.get('score')}, {inc}, min clock {low}",
                   flush=True)
