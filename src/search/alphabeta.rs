@@ -50,6 +50,21 @@ pub struct Searcher<'a> {
     feat: Features,
 }
 
+/// One child search for [`Searcher::search_child`]: the parent's ply and window, the depth
+/// left after the move (extensions included) and the late-move reduction chosen for it.
+#[derive(Clone, Copy)]
+struct Child {
+    ply: usize,
+    new_depth: i32,
+    reduction: i32,
+    alpha: i32,
+    beta: i32,
+    first: bool,
+    pv_node: bool,
+    /// Whether the parent is an expected cut node (flipped for the full-depth re-search).
+    cut_node: bool,
+}
+
 impl<'a> Searcher<'a> {
     pub fn new(pos: Position, tt: &'a TranspositionTable, stop: Stopper<'a>) -> Self {
         Searcher {
@@ -120,24 +135,23 @@ impl<'a> Searcher<'a> {
             self.make(0, m);
             let ext = i32::from(self.feat.check_extension && self.pos.in_check());
             let new_depth = depth - 1 + ext;
-            let mut score;
-            if i == 0 {
-                score = -self.negamax(new_depth, -beta, -alpha, 1, false);
+            let quiet = !is_noisy(self.pos.board(), m) && !in_check;
+            // The root reduces less than inner nodes: one ply less, from the fourth move on.
+            let r = if self.feat.lmr && depth >= 3 && i >= 3 && quiet {
+                (LMR[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1)
             } else {
-                let quiet = !is_noisy(self.pos.board(), m) && !in_check;
-                let r = if self.feat.lmr && depth >= 3 && i >= 3 && quiet {
-                    (LMR[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1)
-                } else {
-                    0
-                };
-                score = -self.negamax(new_depth - r, -alpha - 1, -alpha, 1, true);
-                if score > alpha && r > 0 {
-                    score = -self.negamax(new_depth, -alpha - 1, -alpha, 1, true);
-                }
-                if score > alpha && score < beta {
-                    score = -self.negamax(new_depth, -beta, -alpha, 1, false);
-                }
-            }
+                0
+            };
+            let score = self.search_child(Child {
+                ply: 0,
+                new_depth,
+                reduction: r,
+                alpha,
+                beta,
+                first: i == 0,
+                pv_node: true,
+                cut_node: false,
+            });
             self.pos.unmake();
             if self.stop.is_stopped() {
                 break;
@@ -155,6 +169,25 @@ impl<'a> Searcher<'a> {
             }
         }
         (best_score, best_move)
+    }
+
+    /// Search the move just made from a node at `c.ply` (principal variation search): the
+    /// first move with the full window; later ones with a null window at the reduced depth,
+    /// again at full depth if that beats alpha, and with the full window in a PV node if the
+    /// score falls inside it. The root and inner nodes differ only in the reduction.
+    fn search_child(&mut self, c: Child) -> i32 {
+        let (alpha, beta, ply) = (c.alpha, c.beta, c.ply + 1);
+        if c.first {
+            return -self.negamax(c.new_depth, -beta, -alpha, ply, false);
+        }
+        let mut score = -self.negamax(c.new_depth - c.reduction, -alpha - 1, -alpha, ply, true);
+        if score > alpha && c.reduction > 0 {
+            score = -self.negamax(c.new_depth, -alpha - 1, -alpha, ply, !c.cut_node);
+        }
+        if c.pv_node && score > alpha && score < beta {
+            score = -self.negamax(c.new_depth, -beta, -alpha, ply, false);
+        }
+        score
     }
 
     /// Negamax alpha-beta with a principal-variation (null) window for all but the first move.
@@ -314,33 +347,31 @@ impl<'a> Searcher<'a> {
             self.make(ply, m);
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + i32::from(self.feat.check_extension && gives_check);
-            let mut score;
-            if searched == 0 {
-                score = -self.negamax(new_depth, -beta, -alpha, ply + 1, false);
-            } else {
-                let mut r = 0;
-                if self.feat.lmr
-                    && depth >= 3
-                    && searched >= 2 + usize::from(pv_node)
-                    && quiet
-                    && !gives_check
-                {
-                    r = LMR[depth.min(63) as usize][searched.min(63)];
-                    r += i32::from(!pv_node);
-                    r += i32::from(!improving);
-                    r += i32::from(cut_node);
-                    r -= i32::from(order >= 900_000); // killers and counter-move
-                    r -= self.heur.history(side, m) / 6_000;
-                    r = r.clamp(0, new_depth - 1);
-                }
-                score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
-                if score > alpha && r > 0 {
-                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
-                }
-                if pv_node && score > alpha && score < beta {
-                    score = -self.negamax(new_depth, -beta, -alpha, ply + 1, false);
-                }
+            let mut r = 0;
+            if self.feat.lmr
+                && depth >= 3
+                && searched >= 2 + usize::from(pv_node)
+                && quiet
+                && !gives_check
+            {
+                r = LMR[depth.min(63) as usize][searched.min(63)];
+                r += i32::from(!pv_node);
+                r += i32::from(!improving);
+                r += i32::from(cut_node);
+                r -= i32::from(order >= 900_000); // killers and counter-move
+                r -= self.heur.history(side, m) / 6_000;
+                r = r.clamp(0, new_depth - 1);
             }
+            let score = self.search_child(Child {
+                ply,
+                new_depth,
+                reduction: r,
+                alpha,
+                beta,
+                first: searched == 0,
+                pv_node,
+                cut_node,
+            });
             self.pos.unmake();
             if self.stop.is_stopped() {
                 return DRAW;
