@@ -40,7 +40,7 @@ pub fn plan(inputs: &Inputs, inc_fraction: f64) -> Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::{allocate, Clock, Game, History, Settings, Strategy};
+    use crate::time::{allocate, Clock, Game, History, Settings, Strategy, SOFT_STOP_ALLOWANCE};
 
     fn clock(t: i64, inc: i64, mtg: Option<u32>) -> Clock {
         Clock {
@@ -56,7 +56,7 @@ mod tests {
         let inputs = Inputs::new(&clock(180_000, 2000, None), &Game::default());
         let p = plan(&inputs, THREE_QUARTERS_INC_FRACTION);
         assert!((p.soft_ms - 6000.0).abs() < 1e-9);
-        // The shared clamps leave it alone.
+        // The soft-stop allowance scales it; the shared clamps leave it alone.
         let mut s = Settings::new(Strategy::Classic);
         s.classic_inc_fraction = THREE_QUARTERS_INC_FRACTION;
         let b = allocate(
@@ -65,7 +65,7 @@ mod tests {
             &Game::default(),
             &History::new(),
         );
-        assert_eq!(b.soft_ms, 6000);
+        assert_eq!(b.soft_ms, (6000.0 * SOFT_STOP_ALLOWANCE) as u64);
         assert!(b.why.ends_with("clamps: none"), "{}", b.why);
     }
 
