@@ -62,7 +62,7 @@ fn tiny_clocks_are_answered_at_once() {
         ("position startpos", "go wtime 0 btime 0"),
         ("position startpos", "go wtime 1 btime 1"),
         ("position startpos", "go wtime -100 btime -100"),
-        // Below the default Move Overhead of 30 ms.
+        // Below the default Move Overhead of 50 ms.
         ("position startpos", "go wtime 5 btime 5"),
         (
             "position startpos",

@@ -120,18 +120,20 @@ pub const PER_MOVE_RESERVE_MAX_MOVES: u32 = 100;
 pub const PER_MOVE_RESERVE_MAX_SHARE: f64 = 0.5;
 /// In sudden death without increment the overhead is also reserved for this many future
 /// moves (within the same share cap): nothing refills the clock, so every move's lag comes
-/// out of it for good. 20 × the 30 ms default = 600 ms of a 2+0 clock (it was 40 × 10 ms
+/// out of it for good. 12 × the 50 ms default = 600 ms of a 2+0 clock (it was 40 × 10 ms
 /// = 400 ms when the gauntlet's 2+0 games stopped flagging, lowest clock 149 ms).
-pub const SUDDEN_DEATH_RESERVE_MOVES: u32 = 20;
+pub const SUDDEN_DEATH_RESERVE_MOVES: u32 = 12;
 /// Suggested default for the engine's "Move Overhead" option.
 ///
-/// 30 ms, not the 10 ms Stockfish uses: in the reliability gauntlet (two games at once on
-/// two cores, the runner in Python) the runner measured moves up to about 20 ms longer than
-/// the engine's own hard limit. At 1+0.01 one move left the clock at 0 ms and at 40/2 one
-/// left 7 ms with the 10 ms default; 30 ms covers the lag seen there with room to spare. It
-/// is reserved once (see the module doc), so with an increment it costs 30 ms of the whole
-/// clock; in sudden death the reserve below grows with it.
-pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 30;
+/// 50 ms, not the 10 ms Stockfish uses. With an increment smaller than the runner's per-move
+/// lag (1+0.01 in the gauntlet: about 10 ms of lag per move) the clock settles just above the
+/// overhead, where the engine spends almost nothing and the increment pays for the lag; one
+/// lag spike larger than the overhead then loses on time. Spikes seen with two games at once
+/// on two cores: about 35 ms in an idle session, up to 64 ms while a build shared the cores.
+/// With 10 ms a 1+0.01 move left the clock at 0 ms; with 30 ms one left 2 ms. 50 ms covers
+/// the spikes of an otherwise idle machine; it is reserved once (see the module doc), so
+/// with an increment it costs 50 ms of the whole clock.
+pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 50;
 
 /// The clock of the side to move, as given by `go`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -583,14 +585,14 @@ mod tests {
     #[test]
     fn sudden_death_reserves_overhead_for_future_moves() {
         let game = Game::default();
-        // 2+0 at 600 ms left, 10 ms overhead: 590 usable once, minus 20 × 10 = 200.
+        // 2+0 at 600 ms left, 10 ms overhead: 590 usable once, minus 12 × 10 = 120.
         let inputs = Inputs::new(&clock(600, 0, None, 10), &game);
-        assert_eq!(inputs.usable_ms, 390.0);
-        // With 30 ms: 570 usable once, minus 20 × 30 = 600 capped at half of 570.
-        let inputs = Inputs::new(&clock(600, 0, None, 30), &game);
-        assert_eq!(inputs.usable_ms, 285.0);
+        assert_eq!(inputs.usable_ms, 470.0);
+        // With 50 ms: 550 usable once, minus 12 × 50 = 600 capped at half of 550.
+        let inputs = Inputs::new(&clock(600, 0, None, 50), &game);
+        assert_eq!(inputs.usable_ms, 275.0);
         let inputs = Inputs::new(&clock(60_000, 0, None, 10), &game);
-        assert_eq!(inputs.usable_ms, 60_000.0 - 10.0 - 200.0);
+        assert_eq!(inputs.usable_ms, 60_000.0 - 10.0 - 120.0);
         // An increment pays for the lag: reserved once only.
         let inputs = Inputs::new(&clock(600, 10, None, 10), &game);
         assert_eq!(inputs.usable_ms, 590.0);
