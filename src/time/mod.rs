@@ -50,15 +50,24 @@
 //!
 //! * with `movestogo m` the horizon is *known* and all m moves must be made before new time
 //!   arrives, so the overhead is also reserved for each of the other m − 1 moves (at most
-//!   [`PER_MOVE_RESERVE_MAX_MOVES`] of them and at most [`PER_MOVE_RESERVE_MAX_SHARE`] of the
-//!   clock). Without it a 40/2 game with a 10 ms lag on every move flags on the last move
+//!   [`PER_MOVE_RESERVE_MAX_MOVES`] of them, and at most [`PER_MOVE_RESERVE_MAX_SHARE`] of the
+//!   clock unless [`MIN_ROUND_TRIP_MS`] per move needs more). Without it a 40/2 game with a 10 ms lag on every move flags on the last move
 //!   before the control (try `tm --tc 40/2 --lag 10 --use 1 --strategy curve` with this
 //!   reserve removed);
-//! * in sudden death without increment the overhead is reserved for
-//!   [`SUDDEN_DEATH_RESERVE_MOVES`] future moves (same cap). In the reliability gauntlet at
-//!   2+0, long endgames drained the clock a few milliseconds per move (each move's round trip
-//!   through the GUI costs time whatever the engine spends) until 12 of 80 games were lost on
-//!   time; the reserve keeps those milliseconds for the moves that still need them.
+//! * without `movestogo`, when the increment is smaller than the overhead (sudden death is
+//!   the case of no increment at all), the part of the overhead the increment does not pay,
+//!   `overhead − increment`, is reserved for [`SUDDEN_DEATH_RESERVE_MOVES`] future moves
+//!   (same cap). Each move's round trip through the GUI costs time whatever the engine
+//!   spends, so the clock drains by that much per move however little the engine thinks. In
+//!   the reliability gauntlet at 2+0, long endgames drained it until 12 of 80 games were lost
+//!   on time; at 1+0.01 the runner's lag (about 10 ms a move) ate the whole increment and
+//!   clocks ran down to 0 ms. The reserve keeps those milliseconds for the moves that still
+//!   need them.
+//!
+//! Both reserves are capped at half the clock so that an overhead set far above the real lag
+//! does not make every move instant, but never below [`MIN_ROUND_TRIP_MS`] (less the
+//! increment) per move still to be made: near the end of a period the cap would otherwise
+//! hand out the milliseconds that the last moves' round trips need.
 //!
 //! # Repeating controls (`movestogo`)
 //!
@@ -116,11 +125,21 @@ pub const MIN_THINK_MS: f64 = 5.0;
 pub const MAX_BUDGET_MS: u64 = 1 << 40;
 /// With `movestogo m`, the overhead is reserved for at most this many of the other moves…
 pub const PER_MOVE_RESERVE_MAX_MOVES: u32 = 100;
-/// …and that extra reserve takes at most this share of the clock after the first overhead.
+/// …and that extra reserve takes at most this share of the clock after the first overhead,
+/// so an overhead much larger than the real lag does not make every move instant…
 pub const PER_MOVE_RESERVE_MAX_SHARE: f64 = 0.5;
-/// In sudden death without increment the overhead is also reserved for this many future
-/// moves (within the same share cap): nothing refills the clock, so every move's lag comes
-/// out of it for good. 12 × the 50 ms default = 600 ms of a 2+0 clock (it was 40 × 10 ms
+/// …except that it always keeps this much per move still to be made (less the increment):
+/// the smallest cost of a move as the GUI measures it, even one the engine answers at once.
+///
+/// Measured in the reliability gauntlet (two games at once on two cores, Python runner):
+/// moves Sandglass answered with next to no search still cost 8–25 ms on the runner's clock.
+/// Without this floor the share cap let the last moves before a 40/2 control, and the long
+/// tail of a 1+0.01 game, run the clock down to 2 ms and 0 ms.
+pub const MIN_ROUND_TRIP_MS: f64 = 20.0;
+/// Without `movestogo`, the lag an increment does not pay (`overhead − increment`, all of
+/// the overhead in sudden death) is also reserved for this many future moves (within the
+/// same share cap): that lag comes out of the clock for good on every move. 12 × the 50 ms
+/// default = 600 ms of a 2+0 clock (it was 40 × 10 ms
 /// = 400 ms when the gauntlet's 2+0 games stopped flagging, lowest clock 149 ms).
 pub const SUDDEN_DEATH_RESERVE_MOVES: u32 = 12;
 /// Suggested default for the engine's "Move Overhead" option.
@@ -369,18 +388,23 @@ impl Inputs {
         let overhead = clock.overhead_ms.max(0) as f64;
         let moves_to_go = clock.moves_to_go.filter(|&m| m > 0);
         let once = (time - overhead).max(0.0);
-        // Per move for the other moves before a known refill, or for a fixed number of
-        // future moves in sudden death without increment (see the module doc).
-        let sudden_death = moves_to_go.is_none() && clock.increment_ms <= 0;
-        let others = match moves_to_go {
-            Some(m) => (m - 1).min(PER_MOVE_RESERVE_MAX_MOVES),
-            None if sudden_death => SUDDEN_DEATH_RESERVE_MOVES,
-            None => 0,
+        let increment = clock.increment_ms.max(0) as f64;
+        // Per move for the other moves before a known refill; without one, the lag the
+        // increment does not pay, for a fixed number of future moves (see the module doc).
+        let extra = match moves_to_go {
+            Some(m) => overhead * f64::from((m - 1).min(PER_MOVE_RESERVE_MAX_MOVES)),
+            None => (overhead - increment).max(0.0) * f64::from(SUDDEN_DEATH_RESERVE_MOVES),
         };
-        let extra = (overhead * f64::from(others)).min(PER_MOVE_RESERVE_MAX_SHARE * once);
+        let floor = match moves_to_go {
+            Some(m) => MIN_ROUND_TRIP_MS * f64::from((m - 1).min(PER_MOVE_RESERVE_MAX_MOVES)),
+            None => {
+                (MIN_ROUND_TRIP_MS - increment).max(0.0) * f64::from(SUDDEN_DEATH_RESERVE_MOVES)
+            }
+        };
+        let extra = extra.min((PER_MOVE_RESERVE_MAX_SHARE * once).max(floor));
         Inputs {
-            usable_ms: once - extra,
-            increment_ms: clock.increment_ms.max(0) as f64,
+            usable_ms: (once - extra).max(0.0),
+            increment_ms: increment,
             overhead_ms: overhead,
             moves_to_go,
             plies_played: game.plies_played,
@@ -596,6 +620,13 @@ mod tests {
         // An increment pays for the lag: reserved once only.
         let inputs = Inputs::new(&clock(600, 10, None, 10), &game);
         assert_eq!(inputs.usable_ms, 590.0);
+        // A smaller one pays for part of it: 1+0.01 with 50 ms reserves (50 − 10) × 12,
+        // within half the clock…
+        let inputs = Inputs::new(&clock(1000, 10, None, 50), &game);
+        assert_eq!(inputs.usable_ms, 950.0 - 475.0);
+        // …and never less than (20 − 10) × 12 for the round trips of the next moves.
+        let inputs = Inputs::new(&clock(150, 10, None, 50), &game);
+        assert_eq!(inputs.usable_ms, 0.0);
         // Every strategy then spends less with the reserve than without it.
         for strategy in Strategy::ALL {
             let settings = Settings::new(strategy);
@@ -805,15 +836,16 @@ mod tests {
 
     #[test]
     fn overhead_is_reserved_once_when_an_increment_pays_for_lag() {
+        // The increment covers the 1 s overhead: only this move's overhead is kept back.
         let with = allocate(
             &Settings::default(),
-            &clock(60_000, 100, None, 1000),
+            &clock(60_000, 1000, None, 1000),
             &Game::default(),
             &History::new(),
         );
         let without = allocate(
             &Settings::default(),
-            &clock(59_000, 100, None, 0),
+            &clock(59_000, 1000, None, 0),
             &Game::default(),
             &History::new(),
         );
@@ -826,9 +858,16 @@ mod tests {
         assert_eq!(inputs.usable_ms, 2000.0 - 10.0 - 39.0 * 10.0);
         let inputs = Inputs::new(&clock(2000, 0, Some(1), 10), &Game::default());
         assert_eq!(inputs.usable_ms, 1990.0);
-        // Bounded: an absurd movestogo or overhead never takes more than half the clock.
+        // Bounded: an absurd overhead never takes more than half the clock…
+        let inputs = Inputs::new(&clock(20_000, 0, Some(40), 1000), &Game::default());
+        assert_eq!(inputs.usable_ms, 9500.0);
+        // …unless the moves still to be made need more even at their smallest real cost:
+        // 5 moves before the control with 150 ms left keep 4 × 20 ms, not half of 100.
+        let inputs = Inputs::new(&clock(150, 0, Some(5), 50), &Game::default());
+        assert_eq!(inputs.usable_ms, 20.0);
+        // An absurd movestogo counts as 100 moves.
         let inputs = Inputs::new(&clock(2000, 0, Some(u32::MAX), 10), &Game::default());
-        assert_eq!(inputs.usable_ms, 995.0);
+        assert_eq!(inputs.usable_ms, 990.0);
     }
 
     #[test]
