@@ -46,14 +46,13 @@
 //! in sudden death no strategy plans to empty the clock anyway (each spends a fraction of
 //! what is left) and an increment pays for the lag.
 //!
-//! Two exceptions, both where no increment pays for the lag:
+//! Two exceptions:
 //!
 //! * with `movestogo m` the horizon is *known* and all m moves must be made before new time
 //!   arrives, so the overhead is also reserved for each of the other m − 1 moves (at most
-//!   [`PER_MOVE_RESERVE_MAX_MOVES`] of them, and at most [`PER_MOVE_RESERVE_MAX_SHARE`] of the
-//!   clock unless [`MIN_ROUND_TRIP_MS`] per move needs more). Without it a 40/2 game with a 10 ms lag on every move flags on the last move
-//!   before the control (try `tm --tc 40/2 --lag 10 --use 1 --strategy curve` with this
-//!   reserve removed);
+//!   [`PER_MOVE_RESERVE_MAX_MOVES`] of them; capped as below). Without it a 40/2 game with a
+//!   10 ms lag on every move flags on the last move before the control (try
+//!   `tm --tc 40/2 --lag 10 --use 1 --strategy curve` with this reserve removed);
 //! * without `movestogo`, when the increment is smaller than the overhead (sudden death is
 //!   the case of no increment at all), the part of the overhead the increment does not pay,
 //!   `overhead − increment`, is reserved for [`SUDDEN_DEATH_RESERVE_MOVES`] future moves
@@ -104,8 +103,8 @@ pub const NEXT_DEPTH_FACTOR: f64 = 2.0;
 ///
 /// The soft stop never starts an iteration it cannot pay for, so a move ends somewhere
 /// between about half the soft limit and all of it; with the plan used as the limit directly,
-/// Sandglass finished 10+0.1 games with a third of its clock unused (3.4 s of 10 s, mean of
-/// 120 self-play games). Measured in self-play at 10+0.1 (100 games, MEASUREMENTS.md): 1.3
+/// Sandglass finished 10+0.1 games with a third of its clock unused (3.3–3.9 s of 10 s left
+/// on average, over 120 self-play games). Measured in self-play at 10+0.1 (100 games, MEASUREMENTS.md): 1.3
 /// against 1.0 scored +17 ± 50 Elo, 209 against 191 ms per move, 2.1 s instead of 3.4 s left
 /// at the end. The clamps below still bound the result.
 pub const SOFT_STOP_ALLOWANCE: f64 = 1.3;
@@ -389,18 +388,15 @@ impl Inputs {
         let moves_to_go = clock.moves_to_go.filter(|&m| m > 0);
         let once = (time - overhead).max(0.0);
         let increment = clock.increment_ms.max(0) as f64;
-        // Per move for the other moves before a known refill; without one, the lag the
-        // increment does not pay, for a fixed number of future moves (see the module doc).
-        let extra = match moves_to_go {
-            Some(m) => overhead * f64::from((m - 1).min(PER_MOVE_RESERVE_MAX_MOVES)),
-            None => (overhead - increment).max(0.0) * f64::from(SUDDEN_DEATH_RESERVE_MOVES),
+        // Future moves to reserve lag for, and what an increment pays towards each: the other
+        // moves before a known refill (the whole lag each), or a fixed number of future moves
+        // without one (the lag beyond the increment; see the module doc).
+        let (moves, paid) = match moves_to_go {
+            Some(m) => ((m - 1).min(PER_MOVE_RESERVE_MAX_MOVES), 0.0),
+            None => (SUDDEN_DEATH_RESERVE_MOVES, increment),
         };
-        let floor = match moves_to_go {
-            Some(m) => MIN_ROUND_TRIP_MS * f64::from((m - 1).min(PER_MOVE_RESERVE_MAX_MOVES)),
-            None => {
-                (MIN_ROUND_TRIP_MS - increment).max(0.0) * f64::from(SUDDEN_DEATH_RESERVE_MOVES)
-            }
-        };
+        let per_move = |lag: f64| (lag - paid).max(0.0) * f64::from(moves);
+        let (extra, floor) = (per_move(overhead), per_move(MIN_ROUND_TRIP_MS));
         let extra = extra.min((PER_MOVE_RESERVE_MAX_SHARE * once).max(floor));
         Inputs {
             usable_ms: (once - extra).max(0.0),
