@@ -22,6 +22,8 @@ enum Tool {
     Epd(tools::epd::EpdArgs),
     /// Texel-tune the evaluation weights on positions from PGN games.
     Tune(tools::tune::TuneArgs),
+    /// Play Sandglass against itself at fixed nodes per move and write the games as PGN.
+    Selfplay(tools::selfplay::SelfplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +38,7 @@ fn main() -> ExitCode {
         Some(Tool::Tm(args)) => tools::tm::run(&args).map(|()| true),
         Some(Tool::Epd(args)) => tools::epd::run(&args),
         Some(Tool::Tune(args)) => tools::tune::run(&args).map(|()| true),
+        Some(Tool::Selfplay(args)) => tools::selfplay::run(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -12,7 +12,7 @@ mod san;
 
 pub use fen::{unreachable_reason, FenError};
 pub use moves::{MoveError, UciMove};
-pub use san::san_to_move;
+pub use san::{move_to_san, san_to_move};
 
 use chess::{BitBoard, Board, BoardBuilder, ChessMove, Color, MoveGen, Piece, EMPTY};
 

@@ -81,6 +81,80 @@ pub fn san_to_move(board: &Board, san: &str) -> Option<ChessMove> {
     found
 }
 
+fn piece_letter(p: Piece) -> &'static str {
+    match p {
+        Piece::Pawn => "",
+        Piece::Knight => "N",
+        Piece::Bishop => "B",
+        Piece::Rook => "R",
+        Piece::Queen => "Q",
+        Piece::King => "K",
+    }
+}
+
+/// The SAN text of the legal move `m` in `board` (for writing PGN): the piece letter, the
+/// least disambiguation that makes it unique (file, then rank, then both), `x` for captures,
+/// `=Q` for promotions and `+`/`#` for check and mate.
+pub fn move_to_san(board: &Board, m: ChessMove) -> String {
+    let source = m.get_source();
+    let dest = m.get_dest();
+    let piece = board.piece_on(source).unwrap_or(Piece::Pawn);
+    let is_castle = piece == Piece::King
+        && (source.get_file().to_index() as i32 - dest.get_file().to_index() as i32).abs() == 2;
+    let mut text = String::new();
+    if is_castle {
+        text.push_str(if dest.get_file() == File::G {
+            "O-O"
+        } else {
+            "O-O-O"
+        });
+    } else {
+        let capture = board.piece_on(dest).is_some()
+            || (piece == Piece::Pawn && source.get_file() != dest.get_file());
+        text.push_str(piece_letter(piece));
+        if piece == Piece::Pawn {
+            if capture {
+                text.push((b'a' + source.get_file().to_index() as u8) as char);
+            }
+        } else {
+            let rivals: Vec<Square> = MoveGen::new_legal(board)
+                .filter(|o| {
+                    o.get_dest() == dest
+                        && o.get_source() != source
+                        && board.piece_on(o.get_source()) == Some(piece)
+                })
+                .map(|o| o.get_source())
+                .collect();
+            if !rivals.is_empty() {
+                let file_unique = rivals.iter().all(|r| r.get_file() != source.get_file());
+                let rank_unique = rivals.iter().all(|r| r.get_rank() != source.get_rank());
+                let name = source.to_string();
+                if file_unique {
+                    text.push_str(&name[..1]);
+                } else if rank_unique {
+                    text.push_str(&name[1..]);
+                } else {
+                    text.push_str(&name);
+                }
+            }
+        }
+        if capture {
+            text.push('x');
+        }
+        text.push_str(&dest.to_string());
+        if let Some(p) = m.get_promotion() {
+            text.push('=');
+            text.push_str(piece_letter(p));
+        }
+    }
+    let after = board.make_move_new(m);
+    if *after.checkers() != chess::EMPTY {
+        let mated = MoveGen::new_legal(&after).len() == 0;
+        text.push(if mated { '#' } else { '+' });
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,6 +214,43 @@ mod tests {
         assert_eq!(
             san_to_move(&knights, "Nge2").map(|m| m.to_string()),
             Some("g3e2".to_string())
+        );
+    }
+
+    #[test]
+    fn san_written_round_trips() {
+        let fens = [
+            "r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "4k3/8/8/8/8/2N3N1/8/2N1K3 w - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ];
+        for fen in fens {
+            let b = Board::from_str(fen).unwrap_or_default();
+            for m in MoveGen::new_legal(&b) {
+                let san = move_to_san(&b, m);
+                assert_eq!(san_to_move(&b, &san), Some(m), "{fen}: {san}");
+            }
+        }
+        let b = Board::from_str("4k3/8/8/8/8/2N3N1/8/2N1K3 w - - 0 1").unwrap_or_default();
+        let m = ChessMove::new(Square::C3, Square::E2, None);
+        assert_eq!(move_to_san(&b, m), "Nc3e2");
+        let m = ChessMove::new(Square::G3, Square::E2, None);
+        assert_eq!(move_to_san(&b, m), "Nge2");
+        let ep = Board::from_str(fens[3]).unwrap_or_default();
+        assert_eq!(
+            move_to_san(&ep, ChessMove::new(Square::E5, Square::F6, None)),
+            "exf6"
+        );
+        let mate = Board::from_str("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap_or_default();
+        assert_eq!(
+            move_to_san(&mate, ChessMove::new(Square::A1, Square::A8, None)),
+            "Ra8#"
+        );
+        let castle = Board::from_str(fens[0]).unwrap_or_default();
+        assert_eq!(
+            move_to_san(&castle, ChessMove::new(Square::E1, Square::C1, None)),
+            "O-O-O"
         );
     }
 }

@@ -3,5 +3,6 @@
 pub mod bench;
 pub mod epd;
 pub mod perft;
+pub mod selfplay;
 pub mod tm;
 pub mod tune;

@@ -1,0 +1,365 @@
+//! `sandglass selfplay`: games of Sandglass against itself, written as PGN, for the tuner.
+//!
+//! Texel tuning needs many positions labelled with the result of a game played from them. The
+//! few hundred human and TCEC games shipped with the project give about 26k; these games give
+//! as many as there is time for. Each game starts from an opening-book line (so the games
+//! differ), every move is a fixed-node search (so a game depends only on its number and the
+//! code, not on the machine's load), and a game is adjudicated once both sides' searches agree
+//! it is decided, since the moves after that teach the tuner nothing.
+
+use crate::position::{move_to_san, Position};
+use crate::search::{self, Limits, Signals};
+use crate::tt::TranspositionTable;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Arguments of `sandglass selfplay`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SelfplayArgs {
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5_000)]
+    pub nodes: u64,
+    /// Openings, one FEN (or EPD) per line; games start from lines picked by the game number.
+    #[arg(long)]
+    pub book: PathBuf,
+    /// Where to append the games.
+    #[arg(long, default_value = "selfplay.pgn")]
+    pub out: PathBuf,
+    /// Games played at once (one search thread each).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Mixed into the choice of openings, so that runs with different seeds differ.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Transposition table per game, in MB.
+    #[arg(long, default_value_t = 8)]
+    pub hash: usize,
+}
+
+/// A score (centipawns, White's view) beyond which, held for [`DECIDED_PLIES`] plies in a
+/// row, a game counts as won.
+pub const DECIDED_SCORE: i32 = 1_000;
+pub const DECIDED_PLIES: usize = 6;
+/// A game still level (|score| ≤ [`LEVEL_SCORE`]) for [`LEVEL_PLIES`] plies after
+/// [`LEVEL_FROM_PLY`] plies counts as a draw.
+pub const LEVEL_SCORE: i32 = 10;
+pub const LEVEL_PLIES: usize = 20;
+pub const LEVEL_FROM_PLY: usize = 80;
+/// Longer games are drawn.
+pub const MAX_PLIES: usize = 400;
+
+/// How a game ended, as PGN writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameResult {
+    WhiteWins,
+    BlackWins,
+    Draw,
+}
+
+impl GameResult {
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+}
+
+/// One game: its start, its moves in SAN, its result and why it ended.
+pub struct Game {
+    pub fen: String,
+    pub white_first: bool,
+    pub first_move_number: u32,
+    pub moves: Vec<String>,
+    pub result: GameResult,
+    pub termination: &'static str,
+}
+
+impl Game {
+    pub fn to_pgn(&self, round: usize) -> String {
+        let mut text = format!(
+            "[Event \"Sandglass self-play\"]\n[Round \"{round}\"]\n[White \"Sandglass\"]\n\
+             [Black \"Sandglass\"]\n[Result \"{}\"]\n[FEN \"{}\"]\n[SetUp \"1\"]\n\
+             [Termination \"{}\"]\n\n",
+            self.result.pgn(),
+            self.fen,
+            self.termination
+        );
+        let mut number = self.first_move_number;
+        let mut white = self.white_first;
+        let mut line_len = 0;
+        for (i, san) in self.moves.iter().enumerate() {
+            let word = if white {
+                format!("{number}. {san}")
+            } else if i == 0 {
+                format!("{number}... {san}")
+            } else {
+                san.clone()
+            };
+            if line_len + word.len() > 79 {
+                text.push('\n');
+                line_len = 0;
+            } else if line_len > 0 {
+                text.push(' ');
+                line_len += 1;
+            }
+            line_len += word.len();
+            text.push_str(&word);
+            if !white {
+                number += 1;
+            }
+            white = !white;
+        }
+        text.push_str(if line_len > 0 { " " } else { "" });
+        text.push_str(self.result.pgn());
+        text.push_str("\n\n");
+        text
+    }
+}
+
+/// Plays one game from `start`, searching `nodes` nodes per move with table `tt`.
+pub fn play_game(start: &Position, nodes: u64, tt: &TranspositionTable) -> Game {
+    tt.clear();
+    let mut pos = start.clone();
+    let white_first = pos.side_to_move() == chess::Color::White;
+    let first_move_number = pos.fullmove_number();
+    let mut moves = Vec::new();
+    // White-view scores of the last searches.
+    let mut scores: Vec<i32> = Vec::new();
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let (result, termination) = loop {
+        if pos.legal_moves().len() == 0 {
+            break if pos.in_check() {
+                let white_mated = pos.side_to_move() == chess::Color::White;
+                let r = if white_mated {
+                    GameResult::BlackWins
+                } else {
+                    GameResult::WhiteWins
+                };
+                (r, "checkmate")
+            } else {
+                (GameResult::Draw, "stalemate")
+            };
+        }
+        if pos.is_threefold() {
+            break (GameResult::Draw, "threefold repetition");
+        }
+        if pos.is_fifty_move_draw() {
+            break (GameResult::Draw, "fifty-move rule");
+        }
+        if pos.is_insufficient_material() {
+            break (GameResult::Draw, "insufficient material");
+        }
+        if moves.len() >= MAX_PLIES {
+            break (GameResult::Draw, "move limit");
+        }
+        if let Some(r) = adjudicate(&scores) {
+            break r;
+        }
+        let signals = Signals::new(false);
+        let outcome = search::search(&pos, &limits, tt, &signals, &mut |_| {});
+        let Some(best) = outcome.best else {
+            // Only when there is no legal move, handled above; end the game rather than loop.
+            break (GameResult::Draw, "no move");
+        };
+        let white_view = if pos.side_to_move() == chess::Color::White {
+            outcome.score
+        } else {
+            -outcome.score
+        };
+        scores.push(white_view);
+        moves.push(move_to_san(pos.board(), best));
+        pos.make_move(best);
+        // The game history only matters for repetitions; keep it from growing without bound.
+        pos.trim_history();
+    };
+    Game {
+        fen: start.fen(),
+        white_first,
+        first_move_number,
+        moves,
+        result,
+        termination,
+    }
+}
+
+/// The adjudication rules above, applied to the White-view scores of the moves so far.
+pub fn adjudicate(scores: &[i32]) -> Option<(GameResult, &'static str)> {
+    if scores.len() >= DECIDED_PLIES {
+        let last = &scores[scores.len() - DECIDED_PLIES..];
+        if last.iter().all(|&s| s >= DECIDED_SCORE) {
+            return Some((GameResult::WhiteWins, "adjudicated win"));
+        }
+        if last.iter().all(|&s| s <= -DECIDED_SCORE) {
+            return Some((GameResult::BlackWins, "adjudicated win"));
+        }
+    }
+    if scores.len() >= LEVEL_FROM_PLY.max(LEVEL_PLIES) {
+        let last = &scores[scores.len() - LEVEL_PLIES..];
+        if last.iter().all(|&s| s.abs() <= LEVEL_SCORE) {
+            return Some((GameResult::Draw, "adjudicated draw"));
+        }
+    }
+    None
+}
+
+/// SplitMix64: a well-mixed hash of the game number and seed, to pick openings spread over
+/// the whole book.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+fn read_book(path: &PathBuf) -> Result<Vec<Position>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut book = Vec::new();
+    for line in text.lines() {
+        // EPD lines carry four fields and then operations; FEN lines six fields.
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.len() < 4 {
+            continue;
+        }
+        let counters = fields.len() >= 6
+            && fields[4].parse::<u32>().is_ok()
+            && fields[5].parse::<u32>().is_ok();
+        let fen = if counters {
+            fields[..6].join(" ")
+        } else {
+            format!("{} 0 1", fields[..4].join(" "))
+        };
+        if let Ok(p) = Position::from_fen(&fen) {
+            if p.legal_moves().len() > 0 {
+                book.push(p);
+            }
+        }
+    }
+    if book.is_empty() {
+        return Err(format!("{}: no usable positions", path.display()));
+    }
+    Ok(book)
+}
+
+pub fn run(args: &SelfplayArgs) -> Result<bool, String> {
+    let book = read_book(&args.book)?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .map_err(|e| format!("cannot open {}: {e}", args.out.display()))?;
+    let out = Mutex::new(std::io::BufWriter::new(file));
+    let next = AtomicUsize::new(0);
+    let tally = Mutex::new([0usize; 3]);
+    let started = Instant::now();
+    let threads = args.threads.clamp(1, 256);
+    let hash = args.hash.clamp(1, 1 << 16);
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let tt = TranspositionTable::new(hash);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= args.games {
+                        break;
+                    }
+                    let start =
+                        &book[(mix(i as u64 ^ mix(args.seed)) % book.len() as u64) as usize];
+                    let game = play_game(start, args.nodes, &tt);
+                    let pgn = game.to_pgn(i + 1);
+                    let done = {
+                        let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
+                        t[game.result as usize] += 1;
+                        t.iter().sum::<usize>()
+                    };
+                    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+                    if let Err(e) = w.write_all(pgn.as_bytes()).and_then(|()| w.flush()) {
+                        *failure.lock().unwrap_or_else(|e| e.into_inner()) =
+                            Some(format!("cannot write {}: {e}", args.out.display()));
+                        next.store(args.games, Ordering::Relaxed);
+                        break;
+                    }
+                    if done % 100 == 0 || done == args.games {
+                        eprintln!(
+                            "{done}/{} games, {:.0} s",
+                            args.games,
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
+    println!(
+        "{} games (+{} ={} -{} for White) in {:.0} s, written to {}",
+        t.iter().sum::<usize>(),
+        t[GameResult::WhiteWins as usize],
+        t[GameResult::Draw as usize],
+        t[GameResult::BlackWins as usize],
+        started.elapsed().as_secs_f64(),
+        args.out.display()
+    );
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::tune::parse_pgn;
+
+    #[test]
+    fn adjudication_needs_agreement_for_long_enough() {
+        assert_eq!(adjudicate(&[2000; DECIDED_PLIES - 1]), None);
+        assert_eq!(
+            adjudicate(&[2000; DECIDED_PLIES]).map(|r| r.0),
+            Some(GameResult::WhiteWins)
+        );
+        let mut mixed = vec![-2000; DECIDED_PLIES];
+        assert_eq!(adjudicate(&mixed).map(|r| r.0), Some(GameResult::BlackWins));
+        mixed[0] = 0;
+        assert_eq!(adjudicate(&mixed), None);
+        assert_eq!(adjudicate(&[0; LEVEL_FROM_PLY - 1]), None);
+        assert_eq!(
+            adjudicate(&[0; LEVEL_FROM_PLY]).map(|r| r.0),
+            Some(GameResult::Draw)
+        );
+    }
+
+    #[test]
+    fn a_game_is_legal_pgn_the_tuner_reads_back() {
+        let start = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 3 40");
+        let Ok(start) = start else {
+            panic!("FEN rejected")
+        };
+        let tt = TranspositionTable::new(1);
+        let game = play_game(&start, 2_000, &tt);
+        assert!(!game.moves.is_empty());
+        let pgn = game.to_pgn(1);
+        assert!(pgn.contains("40... "), "{pgn}");
+        let parsed = parse_pgn(&pgn);
+        assert_eq!(parsed.len(), 1);
+        assert_eq!(parsed[0].moves, game.moves);
+        assert_eq!(parsed[0].fen.as_deref(), Some(start.fen().as_str()));
+        // White is a rook up: the game is won for White, by mate or adjudication.
+        assert_eq!(game.result, GameResult::WhiteWins, "{pgn}");
+        // Fixed nodes: the same game every time.
+        let again = play_game(&start, 2_000, &tt);
+        assert_eq!(again.moves, game.moves);
+    }
+}
