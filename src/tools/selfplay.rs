@@ -8,6 +8,7 @@
 //! it is decided, since the moves after that teach the tuner nothing.
 
 use crate::position::{move_to_san, Position};
+use crate::search::score::{is_mate, MATE};
 use crate::search::{self, Limits, Signals};
 use crate::tt::TranspositionTable;
 use std::io::Write;
@@ -78,6 +79,8 @@ pub struct Game {
     pub white_first: bool,
     pub first_move_number: u32,
     pub moves: Vec<String>,
+    /// Each move's search score (centipawns, mover's view) and depth.
+    pub scores: Vec<(i32, u32)>,
     pub result: GameResult,
     pub termination: &'static str,
 }
@@ -96,12 +99,15 @@ impl Game {
         let mut white = self.white_first;
         let mut line_len = 0;
         for (i, san) in self.moves.iter().enumerate() {
+            let comment = self.scores.get(i).map_or(String::new(), |&(score, depth)| {
+                format!(" {{{}/{depth}}}", score_text(score))
+            });
             let word = if white {
-                format!("{number}. {san}")
+                format!("{number}. {san}{comment}")
             } else if i == 0 {
-                format!("{number}... {san}")
+                format!("{number}... {san}{comment}")
             } else {
-                san.clone()
+                format!("{san}{comment}")
             };
             if line_len + word.len() > 79 {
                 text.push('\n');
@@ -131,6 +137,7 @@ pub fn play_game(start: &Position, nodes: u64, tt: &TranspositionTable) -> Game 
     let white_first = pos.side_to_move() == chess::Color::White;
     let first_move_number = pos.fullmove_number();
     let mut moves = Vec::new();
+    let mut move_scores = Vec::new();
     // White-view scores of the last searches.
     let mut scores: Vec<i32> = Vec::new();
     let limits = Limits {
@@ -178,6 +185,7 @@ pub fn play_game(start: &Position, nodes: u64, tt: &TranspositionTable) -> Game 
             -outcome.score
         };
         scores.push(white_view);
+        move_scores.push((outcome.score, outcome.depth));
         moves.push(move_to_san(pos.board(), best));
         pos.make_move(best);
         // The game history only matters for repetitions; keep it from growing without bound.
@@ -188,8 +196,19 @@ pub fn play_game(start: &Position, nodes: u64, tt: &TranspositionTable) -> Game 
         white_first,
         first_move_number,
         moves,
+        scores: move_scores,
         result,
         termination,
+    }
+}
+
+/// A score as PGN comments write it: pawns with two decimals (`+0.35`), or `+M3` for a mate.
+pub fn score_text(score: i32) -> String {
+    if is_mate(score) {
+        let moves = (MATE - score.abs() + 1) / 2;
+        format!("{}M{moves}", if score > 0 { '+' } else { '-' })
+    } else {
+        format!("{:+.2}", f64::from(score) / 100.0)
     }
 }
 
@@ -324,6 +343,22 @@ mod tests {
     use crate::tools::tune::parse_pgn;
 
     #[test]
+    fn scores_are_written_as_engines_write_them() {
+        assert_eq!(score_text(35), "+0.35");
+        assert_eq!(score_text(-120), "-1.20");
+        assert_eq!(score_text(0), "+0.00");
+        assert_eq!(score_text(MATE - 5), "+M3");
+        assert_eq!(score_text(-(MATE - 2)), "-M1");
+        assert_eq!(crate::tools::tune::comment_score("+0.35/7"), Some(35));
+        assert_eq!(
+            crate::tools::tune::comment_score("-1.20/12 0.5s"),
+            Some(-120)
+        );
+        assert_eq!(crate::tools::tune::comment_score("+M3/9"), None);
+        assert_eq!(crate::tools::tune::comment_score("book"), None);
+    }
+
+    #[test]
     fn adjudication_needs_agreement_for_long_enough() {
         assert_eq!(adjudicate(&[2000; DECIDED_PLIES - 1]), None);
         assert_eq!(
@@ -355,6 +390,13 @@ mod tests {
         let parsed = parse_pgn(&pgn);
         assert_eq!(parsed.len(), 1);
         assert_eq!(parsed[0].moves, game.moves);
+        // The scores come back from the comments, mates excepted.
+        let written: Vec<Option<i32>> = game
+            .scores
+            .iter()
+            .map(|&(s, _)| (!is_mate(s)).then_some(s))
+            .collect();
+        assert_eq!(parsed[0].scores, written);
         assert_eq!(parsed[0].fen.as_deref(), Some(start.fen().as_str()));
         // White is a rook up: the game is won for White, by mate or adjudication.
         assert_eq!(game.result, GameResult::WhiteWins, "{pgn}");

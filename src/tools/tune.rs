@@ -68,6 +68,10 @@ pub struct TuneArgs {
     /// Every n-th game is held out to measure overfitting (0: none).
     #[arg(long, default_value_t = 10)]
     pub holdout: usize,
+    /// Weight of the game result in the target; the rest is the search score recorded in the
+    /// PGN's move comments (1: results only).
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
     /// Which of the `--holdout` folds is held out (0 ..= holdout − 1); the default is the last.
     #[arg(long)]
     pub fold: Option<usize>,
@@ -145,6 +149,20 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         .map(|&(m, e)| (f64::from(m), f64::from(e)))
         .collect();
     let k = fit_k(&train, &start);
+    let (train, valid) = if args.lambda < 1.0 {
+        let lambda = args.lambda.clamp(0.0, 1.0);
+        let with_scores = train.iter().filter(|s| s.score.is_some()).count();
+        println!(
+            "target = {lambda} × result + {:.2} × σ(search score) for the {with_scores} positions with a score",
+            1.0 - lambda
+        );
+        (
+            blend_targets(train, lambda, k),
+            blend_targets(valid, lambda, k),
+        )
+    } else {
+        (train, valid)
+    };
     let before = (mse(&train, &start, k), mse(&valid, &start, k));
     let show = |(t, v): (f64, f64)| {
         if valid.is_empty() {
@@ -210,6 +228,9 @@ pub struct PgnGame {
     pub fen: Option<String>,
     /// Moves of the main line, in SAN as written.
     pub moves: Vec<String>,
+    /// For each move, the engine's score for it from a `{+0.35/9 …}` comment (centipawns,
+    /// from the mover's side), as engines and `sandglass selfplay` write them.
+    pub scores: Vec<Option<i32>>,
 }
 
 fn result_value(text: &str) -> Option<f64> {
@@ -233,7 +254,7 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
             return;
         }
         let tag = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
-        let (moves, result_token) = movetext_tokens(movetext);
+        let (moves, scores, result_token) = movetext_tokens(movetext);
         let result = tag("Result")
             .and_then(|r| result_value(&r))
             .or_else(|| result_token.and_then(|r| result_value(&r)));
@@ -241,6 +262,7 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
             result,
             fen: tag("FEN"),
             moves,
+            scores,
         });
         tags.clear();
         movetext.clear();
@@ -288,9 +310,30 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
     Some((name.to_string(), value.replace("\\\"", "\"")))
 }
 
-/// The SAN moves of the main line, and the result token if there is one.
-fn movetext_tokens(text: &str) -> (Vec<String>, Option<String>) {
+/// An engine score at the start of a comment: `+0.35/9`, `-1.20/12 0.5s`; mate scores
+/// (`+M5`) and anything else give `None`.
+pub fn comment_score(comment: &str) -> Option<i32> {
+    let first = comment.split_whitespace().next()?;
+    let (value, depth) = first.split_once('/')?;
+    depth.parse::<u32>().ok()?;
+    if !value.contains('.') {
+        return None;
+    }
+    let pawns: f64 = value.parse().ok()?;
+    if !pawns.is_finite() || pawns.abs() > 200.0 {
+        return None;
+    }
+    Some((pawns * 100.0).round() as i32)
+}
+
+type Movetext = (Vec<String>, Vec<Option<i32>>, Option<String>);
+
+/// The SAN moves of the main line, the score in the comment after each (if any), and the
+/// result token if there is one.
+fn movetext_tokens(text: &str) -> Movetext {
     let mut moves = Vec::new();
+    let mut scores: Vec<Option<i32>> = Vec::new();
+    let mut comment_text = String::new();
     let mut result = None;
     let mut token = String::new();
     let mut comment = false;
@@ -315,12 +358,19 @@ fn movetext_tokens(text: &str) -> (Vec<String>, Option<String>) {
         }
         if comment {
             comment = ch != '}';
+            if comment {
+                comment_text.push(ch);
+            } else if variation == 0 && scores.len() < moves.len() {
+                scores.resize(moves.len() - 1, None);
+                scores.push(comment_score(&comment_text));
+            }
             continue;
         }
         match ch {
             '{' => {
                 flush(&mut token, &mut moves);
                 comment = true;
+                comment_text.clear();
             }
             ';' => {
                 flush(&mut token, &mut moves);
@@ -347,7 +397,8 @@ fn movetext_tokens(text: &str) -> (Vec<String>, Option<String>) {
     if variation == 0 {
         flush(&mut token, &mut moves);
     }
-    (moves, result)
+    scores.resize(moves.len(), None);
+    (moves, scores, result)
 }
 
 // ---------------------------------------------------------------------------
@@ -357,8 +408,12 @@ fn movetext_tokens(text: &str) -> (Vec<String>, Option<String>) {
 #[derive(Clone)]
 struct Sample {
     trace: Trace,
-    /// White's score in the game: 1, 0.5 or 0.
+    /// What the tuner fits: White's score in the game (1, 0.5 or 0), blended with the search
+    /// score below when `--lambda` asks for it.
     result: f64,
+    /// The engine's search score of the game position (centipawns, White's view), if the
+    /// PGN recorded one.
+    score: Option<f64>,
     /// Index of the game it came from.
     game: usize,
 }
@@ -392,6 +447,12 @@ fn collect_positions(
         None => Position::startpos(),
     };
     stats.games_used += 1;
+    // The score written after move `ply + 1` is that move's search, made from the position
+    // after move `ply`, by the side to move there.
+    let search_score = |ply: usize, white_to_move: bool| {
+        let s = f64::from(game.scores.get(ply + 1).copied().flatten()?);
+        Some(if white_to_move { s } else { -s })
+    };
     for (ply, san) in game.moves.iter().enumerate() {
         let Some(m) = san_to_move(pos.board(), san) else {
             stats.games_with_bad_moves += 1;
@@ -415,9 +476,11 @@ fn collect_positions(
         if trace.shape.is_dead_draw() {
             continue;
         }
+        let white_to_move = pos.side_to_move() == chess::Color::White;
         out.push(Sample {
             trace,
             result,
+            score: search_score(ply, white_to_move),
             game: index,
         });
     }
@@ -472,6 +535,22 @@ fn quiet_leaf(pos: &mut Position, mut alpha: i32, beta: i32, depth: u32) -> (i32
 
 // ---------------------------------------------------------------------------
 // Fitting
+
+/// Game results say who won from a position only with much noise (one game, decided many
+/// moves later); the search score of the game's engine says it with less noise but with
+/// the engine's own bias. Fitting a blend of the two is common practice for hand-written
+/// evaluations (and the usual label for NNUE training data): `λ · result + (1 − λ) · σ(score)`.
+fn blend_targets(samples: Vec<Sample>, lambda: f64, k: f64) -> Vec<Sample> {
+    samples
+        .into_iter()
+        .map(|mut s| {
+            if let Some(score) = s.score {
+                s.result = lambda * s.result + (1.0 - lambda) * sigmoid(k, score);
+            }
+            s
+        })
+        .collect()
+}
 
 fn sigmoid(k: f64, eval: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
@@ -776,6 +855,7 @@ Nf2 42. g4 Bd3 43. Re6 1-0
             l2: 1e-6,
             skip_plies: 8,
             holdout: 2,
+            lambda: 0.5,
             fold: None,
             free_signs: false,
             freeze: vec!["MATERIAL".to_string()],
