@@ -5,7 +5,9 @@
 //! PV nodes where the exact score matters).
 
 use super::features::Features;
-use super::ordering::{is_noisy, Heuristics, MovePicker, MAX_PLY};
+use super::ordering::{
+    is_noisy, piece_to, Continuations, Heuristics, MovePicker, PieceTo, MAX_PLY,
+};
 use super::score::{is_mate, DRAW, INFINITY, MATE, MATE_BOUND};
 use super::see;
 use super::stopper::Stopper;
@@ -42,7 +44,13 @@ pub struct Searcher<'a> {
     /// The move made at each ply (None for a null move), for counter-moves and the null-move
     /// guard.
     moves: [Option<ChessMove>; MAX_PLY + 2],
+    /// The same moves as piece and destination, for continuation history.
+    piece_tos: [Option<PieceTo>; MAX_PLY + 2],
     null_at: [bool; MAX_PLY + 2],
+    /// The move a singular-extension search at that ply leaves out.
+    excluded: [Option<ChessMove>; MAX_PLY + 2],
+    /// Depth of the current root iteration, to bound how far extensions can carry a line.
+    root_depth: i32,
     /// Move-list buffers, one per ply, lent to the move pickers.
     lists: Vec<Vec<(ChessMove, i32)>>,
     /// `go mate`: null-move pruning is off, since it hides mates that rest on zugzwang.
@@ -77,7 +85,10 @@ impl<'a> Searcher<'a> {
             pv_len: [0; MAX_PLY + 2],
             evals: [0; MAX_PLY + 2],
             moves: [None; MAX_PLY + 2],
+            piece_tos: [None; MAX_PLY + 2],
             null_at: [false; MAX_PLY + 2],
+            excluded: [None; MAX_PLY + 2],
+            root_depth: 0,
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             mate_search: false,
             feat: Features::current(),
@@ -99,6 +110,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn make(&mut self, ply: usize, m: ChessMove) {
+        self.piece_tos[ply + 1] = Some(piece_to(self.pos.board(), m));
         self.pos.make_move(m);
         self.moves[ply + 1] = Some(m);
         self.null_at[ply + 1] = false;
@@ -125,6 +137,7 @@ impl<'a> Searcher<'a> {
         beta: i32,
     ) -> (i32, Option<ChessMove>) {
         self.pv_len[0] = 0;
+        self.root_depth = depth;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let in_check = self.pos.in_check();
@@ -224,11 +237,14 @@ impl<'a> Searcher<'a> {
 
         let key = self.pos.key();
         let hit = self.tt.probe(key, ply);
+        let excluded = self.excluded[ply];
         // A table move is only a hint: the crate corrupts its board on an illegal move, so it
         // is checked against the legal moves (by the move picker) before it is ever made.
         let tt_move = hit.and_then(|h| h.mv);
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth {
+            // A search without the excluded move is a different question from the one the
+            // entry answers.
+            if !pv_node && h.depth >= depth && excluded.is_none() {
                 let usable = match h.bound {
                     Bound::Exact => true,
                     Bound::Lower => h.score >= beta,
@@ -263,7 +279,7 @@ impl<'a> Searcher<'a> {
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
-        if !pv_node && !in_check && !is_mate(beta) {
+        if !pv_node && !in_check && !is_mate(beta) && excluded.is_none() {
             // Reverse futility: far above beta with a shallow depth left, assume it holds.
             let margin = 75 * depth - if improving { 60 } else { 0 };
             if self.feat.reverse_futility && depth <= 8 && eval - margin >= beta {
@@ -279,6 +295,7 @@ impl<'a> Searcher<'a> {
                 && self.pos.make_null_move()
             {
                 self.moves[ply + 1] = None;
+                self.piece_tos[ply + 1] = None;
                 self.null_at[ply + 1] = true;
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
@@ -298,19 +315,73 @@ impl<'a> Searcher<'a> {
             depth -= 1;
         }
 
+        // Singular extension: if every move but the table's best fails well below the score
+        // the table promises, that move is the only good one here, and the line is searched a
+        // ply deeper. If even without it the node fails high by a margin, several moves beat
+        // beta and the node is cut at once (multi-cut).
+        let mut singular = 0;
+        if let (true, Some(h), Some(tm)) = (self.feat.singular_extension, hit, tt_move) {
+            if ply > 0
+                && depth >= 8
+                && excluded.is_none()
+                && h.depth >= depth - 3
+                && h.bound != Bound::Upper
+                && !is_mate(h.score)
+                && (ply as i32) < 2 * self.root_depth
+            {
+                let singular_beta = h.score - 2 * depth;
+                self.excluded[ply] = Some(tm);
+                let score = self.negamax(
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    cut_node,
+                );
+                self.excluded[ply] = None;
+                if self.stop.is_stopped() {
+                    return DRAW;
+                }
+                if score < singular_beta {
+                    singular = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+        }
+
         let prev = if self.feat.counter_move {
             self.moves[ply]
         } else {
             None
         };
+        let conts: Continuations = if self.feat.continuation_history {
+            [
+                self.piece_tos[ply],
+                if ply >= 1 {
+                    self.piece_tos[ply - 1]
+                } else {
+                    None
+                },
+            ]
+        } else {
+            [None; 2]
+        };
         let buffer = std::mem::take(&mut self.lists[ply]);
-        let mut picker = MovePicker::all(self.pos.board(), tt_move, &self.heur, ply, prev, buffer);
+        let mut picker = MovePicker::all(
+            self.pos.board(),
+            tt_move,
+            &self.heur,
+            ply,
+            prev,
+            &conts,
+            buffer,
+        );
         if picker.is_empty() {
             self.lists[ply] = picker.into_buffer();
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
 
-        let side = self.pos.side_to_move();
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -320,6 +391,9 @@ impl<'a> Searcher<'a> {
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some((m, order)) = picker.next_move() {
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = !is_noisy(self.pos.board(), m);
             if searched > 0 && !is_mate(best_score) && best_score > -MATE_BOUND {
                 if quiet && !in_check {
@@ -330,6 +404,14 @@ impl<'a> Searcher<'a> {
                     }
                     // Futility: a quiet move cannot lift a hopeless eval above alpha.
                     if self.feat.futility && depth <= 6 && eval + 100 + 90 * depth <= alpha {
+                        continue;
+                    }
+                    // A quiet move that puts material en prise, more than the depth left can
+                    // win back (Ethereal's margin: 64 per ply).
+                    if self.feat.quiet_see_pruning
+                        && depth <= 8
+                        && !see::see_ge(self.pos.board(), m, -64 * depth)
+                    {
                         continue;
                     }
                 } else if self.feat.see_pruning
@@ -346,7 +428,13 @@ impl<'a> Searcher<'a> {
 
             self.make(ply, m);
             let gives_check = self.pos.in_check();
-            let new_depth = depth - 1 + i32::from(self.feat.check_extension && gives_check);
+            let check_ext = i32::from(self.feat.check_extension && gives_check);
+            let ext = if Some(m) == tt_move {
+                check_ext.max(singular)
+            } else {
+                check_ext
+            };
+            let new_depth = depth - 1 + ext;
             let mut r = 0;
             if self.feat.lmr
                 && depth >= 3
@@ -359,7 +447,7 @@ impl<'a> Searcher<'a> {
                 r += i32::from(!improving);
                 r += i32::from(cut_node);
                 r -= i32::from(order >= 900_000); // killers and counter-move
-                r -= self.heur.history(side, m) / 6_000;
+                r -= self.heur.quiet_score(self.pos.board(), m, &conts) / 10_000;
                 r = r.clamp(0, new_depth - 1);
             }
             let score = self.search_child(Child {
@@ -389,7 +477,9 @@ impl<'a> Searcher<'a> {
                     if score >= beta {
                         if quiet {
                             let tried = &quiets_tried[..quiet_count];
-                            self.heur.record_cutoff(side, ply, depth, m, prev, tried);
+                            let board = self.pos.board();
+                            self.heur
+                                .record_cutoff(board, ply, depth, m, prev, &conts, tried);
                         }
                         break;
                     }
@@ -402,6 +492,11 @@ impl<'a> Searcher<'a> {
         }
 
         self.lists[ply] = picker.into_buffer();
+        if excluded.is_some() {
+            // Not stored: the result is for the node without one of its moves. If that move
+            // was the only one, every other move "fails low".
+            return if searched == 0 { alpha } else { best_score };
+        }
         let bound = if best_score >= beta {
             Bound::Lower
         } else if alpha > original_alpha {

@@ -25,10 +25,13 @@ pub struct Features {
     pub aspiration: bool,
     pub check_extension: bool,
     pub counter_move: bool,
+    pub continuation_history: bool,
+    pub singular_extension: bool,
+    pub quiet_see_pruning: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 13] = [
         "nmp",
         "lmr",
         "rfp",
@@ -39,6 +42,9 @@ impl Features {
         "aspiration",
         "checkext",
         "counter",
+        "conthist",
+        "singular",
+        "quietsee",
     ];
 
     pub const ALL: Features = Features {
@@ -52,6 +58,9 @@ impl Features {
         aspiration: true,
         check_extension: true,
         counter_move: true,
+        continuation_history: true,
+        singular_extension: true,
+        quiet_see_pruning: true,
     };
 
     /// All features except those named in the comma-separated list.
@@ -69,6 +78,9 @@ impl Features {
                 "aspiration" => f.aspiration = false,
                 "checkext" => f.check_extension = false,
                 "counter" => f.counter_move = false,
+                "conthist" => f.continuation_history = false,
+                "singular" => f.singular_extension = false,
+                "quietsee" => f.quiet_see_pruning = false,
                 _ => {}
             }
         }

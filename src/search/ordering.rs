@@ -3,7 +3,8 @@
 //! Order: the transposition-table move, captures that do not lose material (most valuable
 //! victim first, least valuable attacker as tie-break), queen promotions, the two killer moves
 //! of this ply, the counter-move to the opponent's last move, the other quiet moves by their
-//! history score, and last the captures that lose material.
+//! history score (plain history plus the continuation histories of the last two moves), and
+//! last the captures that lose material.
 
 use super::see;
 use chess::{Board, ChessMove, Color, Piece, EMPTY};
@@ -17,11 +18,31 @@ const KILLER: i32 = 1_000_000;
 const COUNTER: i32 = 900_000;
 const BAD_CAPTURE: i32 = -2_000_000;
 
+/// A moved piece and where it went: (colour × 6 + piece) × 64 + destination, the index of
+/// continuation-history tables.
+pub type PieceTo = usize;
+const PIECE_TO: usize = 12 * 64;
+
+/// The [`PieceTo`] of a move about to be made in `board`.
+#[inline]
+pub fn piece_to(board: &Board, m: ChessMove) -> PieceTo {
+    let piece = board.piece_on(m.get_source()).map_or(0, |p| p.to_index());
+    (board.side_to_move().to_index() * 6 + piece) * 64 + m.get_dest().to_index()
+}
+
+/// The moves that led to a node, as continuation history sees them: one and two plies back
+/// (None after a null move or at the root).
+pub type Continuations = [Option<PieceTo>; 2];
+
 /// What the search learns about quiet moves as it goes.
 pub struct Heuristics {
     pub killers: [[Option<ChessMove>; 2]; MAX_PLY + 1],
     history: Box<[[[i32; 64]; 64]; 2]>,
     counter: Box<[[Option<ChessMove>; 64]; 64]>,
+    /// Continuation history: how well a quiet move did as the reply to (one ply back) or the
+    /// follow-up of (two plies back) a given piece-to move. One table serves both distances,
+    /// as in Stockfish; it learns which plans go together, which from-to history cannot.
+    continuation: Vec<[i32; PIECE_TO]>,
 }
 
 impl Default for Heuristics {
@@ -30,6 +51,7 @@ impl Default for Heuristics {
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
             counter: Box::new([[None; 64]; 64]),
+            continuation: vec![[0; PIECE_TO]; PIECE_TO],
         }
     }
 }
@@ -37,6 +59,17 @@ impl Default for Heuristics {
 impl Heuristics {
     pub fn history(&self, side: Color, m: ChessMove) -> i32 {
         self.history[side.to_index()][m.get_source().to_index()][m.get_dest().to_index()]
+    }
+
+    /// Ordering score of a quiet move: from-to history plus both continuation histories.
+    #[inline]
+    pub fn quiet_score(&self, board: &Board, m: ChessMove, conts: &Continuations) -> i32 {
+        let pt = piece_to(board, m);
+        let mut score = self.history(board.side_to_move(), m);
+        for c in conts.iter().flatten() {
+            score += self.continuation[*c][pt];
+        }
+        score
     }
 
     pub fn counter(&self, prev: Option<ChessMove>) -> Option<ChessMove> {
@@ -49,28 +82,30 @@ impl Heuristics {
         *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
     }
 
-    /// A quiet move caused a beta cutoff: reward it, punish the quiet moves tried before it.
+    /// A quiet move caused a beta cutoff in `board`: reward it, punish the quiet moves tried
+    /// before it, in the from-to and the continuation histories.
+    #[allow(clippy::too_many_arguments)]
     pub fn record_cutoff(
         &mut self,
-        side: Color,
+        board: &Board,
         ply: usize,
         depth: i32,
         best: ChessMove,
         prev: Option<ChessMove>,
+        conts: &Continuations,
         tried: &[ChessMove],
     ) {
+        let side = board.side_to_move();
         let bonus = (depth * depth * 8).min(1_200);
-        let table = &mut self.history[side.to_index()];
-        Self::nudge(
-            &mut table[best.get_source().to_index()][best.get_dest().to_index()],
-            bonus,
-        );
-        for m in tried {
-            if *m != best {
-                Self::nudge(
-                    &mut table[m.get_source().to_index()][m.get_dest().to_index()],
-                    -bonus,
-                );
+        for (m, b) in std::iter::once((best, bonus))
+            .chain(tried.iter().filter(|&&m| m != best).map(|&m| (m, -bonus)))
+        {
+            let entry = &mut self.history[side.to_index()][m.get_source().to_index()]
+                [m.get_dest().to_index()];
+            Self::nudge(entry, b);
+            let pt = piece_to(board, m);
+            for c in conts.iter().flatten() {
+                Self::nudge(&mut self.continuation[*c][pt], b);
             }
         }
         if ply <= MAX_PLY && self.killers[ply][0] != Some(best) {
@@ -120,6 +155,7 @@ impl MovePicker {
         heur: &Heuristics,
         ply: usize,
         prev: Option<ChessMove>,
+        conts: &Continuations,
         buffer: Vec<(ChessMove, i32)>,
     ) -> MovePicker {
         let mut picker = MovePicker::empty(buffer);
@@ -129,7 +165,6 @@ impl MovePicker {
             [None; 2]
         };
         let counter = heur.counter(prev);
-        let side = board.side_to_move();
         for m in chess::MoveGen::new_legal(board) {
             let score = if Some(m) == tt_move {
                 TT_MOVE
@@ -142,7 +177,7 @@ impl MovePicker {
             } else if Some(m) == counter {
                 COUNTER
             } else {
-                heur.history(side, m)
+                heur.quiet_score(board, m, conts)
             };
             picker.push(m, score);
         }
