@@ -426,6 +426,12 @@ impl<'a> Searcher<'a> {
                 }
             }
 
+            // Read before the move is made: history belongs to the side moving now.
+            let quiet_history = if quiet {
+                self.heur.quiet_score(self.pos.board(), m, &conts)
+            } else {
+                0
+            };
             self.make(ply, m);
             let gives_check = self.pos.in_check();
             let check_ext = i32::from(self.feat.check_extension && gives_check);
@@ -447,7 +453,7 @@ impl<'a> Searcher<'a> {
                 r += i32::from(!improving);
                 r += i32::from(cut_node);
                 r -= i32::from(order >= 900_000); // killers and counter-move
-                r -= self.heur.quiet_score(self.pos.board(), m, &conts) / 10_000;
+                r -= quiet_history / 10_000;
                 r = r.clamp(0, new_depth - 1);
             }
             let score = self.search_child(Child {

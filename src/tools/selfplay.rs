@@ -12,7 +12,7 @@ use crate::search::score::{is_mate, MATE};
 use crate::search::{self, Limits, Signals};
 use crate::tt::TranspositionTable;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -47,8 +47,8 @@ pub struct SelfplayArgs {
 /// row, a game counts as won.
 pub const DECIDED_SCORE: i32 = 1_000;
 pub const DECIDED_PLIES: usize = 6;
-/// A game still level (|score| ≤ [`LEVEL_SCORE`]) for [`LEVEL_PLIES`] plies after
-/// [`LEVEL_FROM_PLY`] plies counts as a draw.
+/// A game whose last [`LEVEL_PLIES`] scores were all level (|score| ≤ [`LEVEL_SCORE`]) counts
+/// as a draw once it is [`LEVEL_FROM_PLY`] plies long.
 pub const LEVEL_SCORE: i32 = 10;
 pub const LEVEL_PLIES: usize = 20;
 pub const LEVEL_FROM_PLY: usize = 80;
@@ -241,7 +241,27 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-fn read_book(path: &PathBuf) -> Result<Vec<Position>, String> {
+/// The book line for game `game`: a seeded start and a stride coprime to the book's length,
+/// so the first `len` games all start differently (a fixed-node game from a repeated
+/// opening would repeat move for move) while still spreading over the whole book.
+pub fn opening_index(game: usize, seed: u64, len: usize) -> usize {
+    let len = len.max(1) as u64;
+    let start = mix(seed) % len;
+    let mut stride = (mix(seed ^ 0x5151) % len).max(1);
+    while gcd(stride, len) != 1 {
+        stride += 1;
+    }
+    ((start + (game as u64 % len) * stride) % len) as usize
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+fn read_book(path: &Path) -> Result<Vec<Position>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut book = Vec::new();
@@ -294,8 +314,7 @@ pub fn run(args: &SelfplayArgs) -> Result<bool, String> {
                     if i >= args.games {
                         break;
                     }
-                    let start =
-                        &book[(mix(i as u64 ^ mix(args.seed)) % book.len() as u64) as usize];
+                    let start = &book[opening_index(i, args.seed, book.len())];
                     let game = play_game(start, args.nodes, &tt);
                     let pgn = game.to_pgn(i + 1);
                     let done = {
@@ -341,6 +360,18 @@ pub fn run(args: &SelfplayArgs) -> Result<bool, String> {
 mod tests {
     use super::*;
     use crate::tools::tune::parse_pgn;
+
+    #[test]
+    fn openings_do_not_repeat_within_the_book() {
+        for len in [1, 2, 7, 12, 1000] {
+            let mut seen = vec![false; len];
+            for game in 0..len {
+                let i = opening_index(game, 3, len);
+                assert!(!seen[i], "book of {len}: line {i} twice");
+                seen[i] = true;
+            }
+        }
+    }
 
     #[test]
     fn scores_are_written_as_engines_write_them() {
