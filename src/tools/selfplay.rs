@@ -86,14 +86,21 @@ pub struct Game {
 }
 
 impl Game {
+    /// The game in PGN export format: the seven standard tags, the start position, the
+    /// standard `Termination` value (the exact reason follows the last move as a comment),
+    /// and a score comment after every move.
     pub fn to_pgn(&self, round: usize) -> String {
+        let termination = if self.termination.starts_with("adjudicated") {
+            "adjudication"
+        } else {
+            "normal"
+        };
         let mut text = format!(
-            "[Event \"Sandglass self-play\"]\n[Round \"{round}\"]\n[White \"Sandglass\"]\n\
-             [Black \"Sandglass\"]\n[Result \"{}\"]\n[FEN \"{}\"]\n[SetUp \"1\"]\n\
-             [Termination \"{}\"]\n\n",
+            "[Event \"Sandglass self-play\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n\
+             [Round \"{round}\"]\n[White \"Sandglass\"]\n[Black \"Sandglass\"]\n\
+             [Result \"{}\"]\n[FEN \"{}\"]\n[SetUp \"1\"]\n[Termination \"{termination}\"]\n\n",
             self.result.pgn(),
             self.fen,
-            self.termination
         );
         let mut number = self.first_move_number;
         let mut white = self.white_first;
@@ -102,9 +109,10 @@ impl Game {
             let comment = self.scores.get(i).map_or(String::new(), |&(score, depth)| {
                 format!(" {{{}/{depth}}}", score_text(score))
             });
+            // After a comment the export format repeats the move number before Black's move.
             let word = if white {
                 format!("{number}. {san}{comment}")
-            } else if i == 0 {
+            } else if i == 0 || self.scores.get(i - 1).is_some() {
                 format!("{number}... {san}{comment}")
             } else {
                 format!("{san}{comment}")
@@ -123,8 +131,13 @@ impl Game {
             }
             white = !white;
         }
-        text.push_str(if line_len > 0 { " " } else { "" });
-        text.push_str(self.result.pgn());
+        let ending = format!("{{{}}} {}", self.termination, self.result.pgn());
+        if line_len + ending.len() > 79 {
+            text.push('\n');
+        } else if line_len > 0 {
+            text.push(' ');
+        }
+        text.push_str(&ending);
         text.push_str("\n\n");
         text
     }
@@ -418,6 +431,15 @@ mod tests {
         assert!(!game.moves.is_empty());
         let pgn = game.to_pgn(1);
         assert!(pgn.contains("40... "), "{pgn}");
+        assert!(
+            pgn.contains("41... "),
+            "Black's numbers after comments: {pgn}"
+        );
+        assert!(pgn.contains("[Site \"?\"]") && pgn.contains("[Date \"????.??.??\"]"));
+        assert!(
+            pgn.contains(&format!("{{{}}} 1-0", game.termination)),
+            "{pgn}"
+        );
         let parsed = parse_pgn(&pgn);
         assert_eq!(parsed.len(), 1);
         assert_eq!(parsed[0].moves, game.moves);
