@@ -426,8 +426,11 @@ impl<'a> Searcher<'a> {
                 }
             }
 
+            // A late quiet move is reduced unless it gives check (known only after the move).
+            let late_quiet =
+                self.feat.lmr && depth >= 3 && searched >= 2 + usize::from(pv_node) && quiet;
             // Read before the move is made: history belongs to the side moving now.
-            let quiet_history = if quiet {
+            let quiet_history = if late_quiet {
                 self.heur.quiet_score(self.pos.board(), m, &conts)
             } else {
                 0
@@ -442,12 +445,7 @@ impl<'a> Searcher<'a> {
             };
             let new_depth = depth - 1 + ext;
             let mut r = 0;
-            if self.feat.lmr
-                && depth >= 3
-                && searched >= 2 + usize::from(pv_node)
-                && quiet
-                && !gives_check
-            {
+            if late_quiet && !gives_check {
                 r = LMR[depth.min(63) as usize][searched.min(63)];
                 r += i32::from(!pv_node);
                 r += i32::from(!improving);
