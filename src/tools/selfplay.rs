@@ -279,7 +279,8 @@ fn read_book(path: &Path) -> Result<Vec<Position>, String> {
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut book = Vec::new();
     for line in text.lines() {
-        // EPD lines carry four fields and then operations; FEN lines six fields.
+        // EPD lines carry four fields and then operations; FEN lines six fields. Without
+        // the counters the FEN parser takes 0 and 1.
         let fields: Vec<&str> = line.split_whitespace().collect();
         if fields.len() < 4 {
             continue;
@@ -287,11 +288,7 @@ fn read_book(path: &Path) -> Result<Vec<Position>, String> {
         let counters = fields.len() >= 6
             && fields[4].parse::<u32>().is_ok()
             && fields[5].parse::<u32>().is_ok();
-        let fen = if counters {
-            fields[..6].join(" ")
-        } else {
-            format!("{} 0 1", fields[..4].join(" "))
-        };
+        let fen = fields[..if counters { 6 } else { 4 }].join(" ");
         if let Ok(p) = Position::from_fen(&fen) {
             if p.legal_moves().len() > 0 {
                 book.push(p);
