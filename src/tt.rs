@@ -5,6 +5,7 @@
 //! Four entries make a 64-byte bucket; a position may live in any slot of its bucket, and a new
 //! result replaces the slot with the least valuable (shallow, old) entry.
 
+use crate::score::{score_from_tt, score_to_tt};
 use chess::{ChessMove, Piece, ALL_SQUARES};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -18,14 +19,29 @@ pub enum Bound {
     Exact = 3,
 }
 
-/// What a probe finds.
-#[derive(Clone, Copy, Debug)]
-pub struct Hit {
+/// One search result, as stored and as a probe finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The best (or refuting) move; None when the node had none, e.g. every move failed low.
     pub mv: Option<ChessMove>,
+    /// The score, with mates counted from the root of the search that stores or probes it.
     pub score: i32,
+    /// The static evaluation of the position, so a hit saves calling the evaluation.
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+}
+
+/// An entry as packed into one 64-bit word: the entry with its mate scores counted from the
+/// node, its move encoded, and the generation that wrote it.
+#[derive(Clone, Copy, Debug)]
+struct Packed {
+    mv: u16,
+    score: i32,
+    eval: i32,
+    depth: i32,
+    bound: u8,
+    age: u8,
 }
 
 #[derive(Default)]
@@ -77,24 +93,26 @@ pub fn decode_move(bits: u16) -> Option<ChessMove> {
     Some(ChessMove::new(from, to, promo))
 }
 
-fn pack(mv: u16, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
-    (mv as u64)
-        | ((score as i16 as u16 as u64) << 16)
-        | ((eval as i16 as u16 as u64) << 32)
-        | ((depth.clamp(0, 255) as u64) << 48)
-        | ((bound as u64) << 56)
-        | (((age & 63) as u64) << 58)
-}
+impl Packed {
+    fn pack(self) -> u64 {
+        (self.mv as u64)
+            | ((self.score as i16 as u16 as u64) << 16)
+            | ((self.eval as i16 as u16 as u64) << 32)
+            | ((self.depth.clamp(0, 255) as u64) << 48)
+            | (((self.bound & 3) as u64) << 56)
+            | (((self.age & 63) as u64) << 58)
+    }
 
-fn unpack(data: u64) -> (u16, i32, i32, i32, u8, u8) {
-    (
-        data as u16,
-        (data >> 16) as u16 as i16 as i32,
-        (data >> 32) as u16 as i16 as i32,
-        ((data >> 48) & 255) as i32,
-        ((data >> 56) & 3) as u8,
-        ((data >> 58) & 63) as u8,
-    )
+    fn unpack(data: u64) -> Packed {
+        Packed {
+            mv: data as u16,
+            score: (data >> 16) as u16 as i16 as i32,
+            eval: (data >> 32) as u16 as i16 as i32,
+            depth: ((data >> 48) & 255) as i32,
+            bound: ((data >> 56) & 3) as u8,
+            age: ((data >> 58) & 63) as u8,
+        }
+    }
 }
 
 impl TranspositionTable {
@@ -145,21 +163,21 @@ impl TranspositionTable {
 
     /// Scores near mate are stored relative to the node, not the root, so that they stay
     /// right when the position is reached at another distance from the root.
-    pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
+    pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
         for slot in &self.bucket(key).slots {
             let data = slot.data.load(Relaxed);
             if data != 0 && slot.check.load(Relaxed) ^ data == key {
-                let (mv, score, eval, depth, bound, _) = unpack(data);
-                let bound = match bound {
+                let p = Packed::unpack(data);
+                let bound = match p.bound {
                     1 => Bound::Upper,
                     2 => Bound::Lower,
                     _ => Bound::Exact,
                 };
-                return Some(Hit {
-                    mv: decode_move(mv),
-                    score: score_from_tt(score, ply),
-                    eval,
-                    depth,
+                return Some(Entry {
+                    mv: decode_move(p.mv),
+                    score: score_from_tt(p.score, ply),
+                    eval: p.eval,
+                    depth: p.depth,
                     bound,
                 });
             }
@@ -167,17 +185,9 @@ impl TranspositionTable {
         None
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(
-        &self,
-        key: u64,
-        ply: usize,
-        mv: Option<ChessMove>,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-    ) {
+    /// Store `entry` for the position `key`, found `ply` plies from the root. An entry without
+    /// a move keeps the move already stored for the same position.
+    pub fn store(&self, key: u64, ply: usize, entry: Entry) {
         let age = self.age.load(Relaxed);
         let bucket = self.bucket(key);
         // The slot holding this key, else the one least worth keeping.
@@ -189,9 +199,9 @@ impl TranspositionTable {
                 victim = slot;
                 break;
             }
-            let (_, _, _, d, _, a) = unpack(data);
-            let stale = ((age + 64 - a) & 63) as i32;
-            let value = d - 8 * stale;
+            let p = Packed::unpack(data);
+            let stale = ((age + 64 - p.age) & 63) as i32;
+            let value = p.depth - 8 * stale;
             if value < worst {
                 worst = value;
                 victim = slot;
@@ -199,17 +209,29 @@ impl TranspositionTable {
         }
         let old = victim.data.load(Relaxed);
         let same = old != 0 && victim.check.load(Relaxed) ^ old == key;
-        let (old_mv, _, _, old_depth, _, old_age) = unpack(old);
+        let previous = Packed::unpack(old);
         // Keep a deeper exact-ish result of the same search unless the new one is exact.
-        if same && bound != Bound::Exact && depth + 3 < old_depth && old_age == age {
+        if same
+            && entry.bound != Bound::Exact
+            && entry.depth + 3 < previous.depth
+            && previous.age == age
+        {
             return;
         }
-        let mv = match mv {
+        let mv = match entry.mv {
             Some(m) => encode_move(m),
-            None if same => old_mv,
+            None if same => previous.mv,
             None => 0,
         };
-        let data = pack(mv, score_to_tt(score, ply), eval, depth, bound, age);
+        let data = Packed {
+            mv,
+            score: score_to_tt(entry.score, ply),
+            eval: entry.eval,
+            depth: entry.depth,
+            bound: entry.bound as u8,
+            age,
+        }
+        .pack();
         victim.check.store(key ^ data, Relaxed);
         victim.data.store(data, Relaxed);
     }
@@ -222,7 +244,7 @@ impl TranspositionTable {
         for bucket in &self.buckets[..sample] {
             for slot in &bucket.slots {
                 let data = slot.data.load(Relaxed);
-                if data != 0 && unpack(data).5 == age {
+                if data != 0 && Packed::unpack(data).age == age {
                     used += 1;
                 }
             }
@@ -230,8 +252,6 @@ impl TranspositionTable {
         (used * 1000 / (sample * 4).max(1)) as u32
     }
 }
-
-use crate::search::score::{score_from_tt, score_to_tt};
 
 #[cfg(test)]
 mod tests {
@@ -250,7 +270,14 @@ mod tests {
     fn store_and_probe() {
         let tt = TranspositionTable::new(1);
         let m = ChessMove::from_str("e2e4").unwrap();
-        tt.store(0xDEAD_BEEF, 0, Some(m), -123, 45, 7, Bound::Lower);
+        let entry = Entry {
+            mv: Some(m),
+            score: -123,
+            eval: 45,
+            depth: 7,
+            bound: Bound::Lower,
+        };
+        tt.store(0xDEAD_BEEF, 0, entry);
         let hit = tt.probe(0xDEAD_BEEF, 0).unwrap();
         assert_eq!(
             (hit.mv, hit.score, hit.eval, hit.depth),

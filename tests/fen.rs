@@ -575,7 +575,7 @@ fn trimming_history_keeps_draw_detection() {
             pos.play_uci(m).unwrap();
         }
     }
-    pos.trim_history();
+    pos.trim_record();
     assert!(pos.is_threefold());
     assert_eq!(pos.game_ply(), 12);
 }

@@ -610,28 +610,7 @@ fn bad_input_is_reported_and_the_last_good_position_is_kept() {
     e.finish();
 }
 
-/// xorshift64: deterministic, no dependencies.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-}
+use sandglass::rng::Rng;
 
 /// The command names of the GUI-to-engine protocol; garbage must not contain them as tokens.
 const KEYWORDS: &[&str] = &[
@@ -806,7 +785,7 @@ fn fuzz_garbage(rng: &mut Rng) -> Vec<u8> {
                 let b = if letters {
                     LETTERS[rng.below(LETTERS.len())]
                 } else {
-                    rng.next() as u8
+                    rng.next_u64() as u8
                 };
                 if b == b'\n' {
                     b' '
@@ -878,7 +857,7 @@ impl Counts {
 fn random_command_sequences_keep_the_protocol_invariants() {
     let _s = serial();
     let started = Instant::now();
-    let mut rng = Rng(0x5a4d_6c61_7373_2024);
+    let mut rng = Rng::new(0x5a4d_6c61_7373_2024);
     const ENGINES: usize = 4;
     const SEQUENCES: usize = 200;
     let (mut total_gos, mut total_isready, mut total_errors) = (0, 0, 0);

@@ -9,8 +9,8 @@
 //! documentation, so that the tuner can read the current values and write a new
 //! `params.rs`.
 
+use super::mgeg::MgEg;
 use super::params;
-use super::score::Score;
 
 // Offsets: each group starts where the previous one ends.
 pub const MATERIAL: usize = 0;
@@ -57,8 +57,8 @@ pub struct Group {
     /// Index of its first weight.
     pub offset: usize,
     /// Its current values (one for a scalar).
-    pub values: &'static [Score],
-    /// `true` for `pub const X: Score`, `false` for an array.
+    pub values: &'static [MgEg],
+    /// `true` for `pub const X: MgEg`, `false` for an array.
     pub scalar: bool,
     /// Documentation written above it.
     pub doc: &'static str,

@@ -32,7 +32,7 @@
 pub mod layout;
 #[rustfmt::skip]
 pub mod params;
-pub mod score;
+pub mod mgeg;
 
 mod bits;
 mod terms;

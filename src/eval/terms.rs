@@ -13,7 +13,7 @@ use chess::{
 use chess::{BitBoard, Color, Piece};
 
 use super::bits::*;
-use super::score::Score;
+use super::mgeg::MgEg;
 use super::{layout, params};
 
 /// Receives the feature counts of a position (for the tuner).
@@ -33,13 +33,13 @@ impl Tracer for NoTrace {
 
 /// Scores of both sides, and the tracer that sees every term.
 struct Acc<'t, T: Tracer> {
-    score: [Score; 2],
+    score: [MgEg; 2],
     tracer: &'t mut T,
 }
 
 impl<T: Tracer> Acc<'_, T> {
     #[inline(always)]
-    fn add(&mut self, colour: usize, weight: Score, index: usize, count: i32) {
+    fn add(&mut self, colour: usize, weight: MgEg, index: usize, count: i32) {
         self.score[colour] += weight * count;
         self.tracer.add(index, colour, count);
     }
@@ -50,7 +50,7 @@ macro_rules! term {
     ($acc:expr, $c:expr, $name:ident [$i:expr], $n:expr) => {{
         let i = $i;
         // Through a reference, so the table is read from static memory.
-        let table: &'static [Score] = &params::$name;
+        let table: &'static [MgEg] = &params::$name;
         $acc.add($c, table[i], layout::$name + i, $n)
     }};
     ($acc:expr, $c:expr, $name:ident, $n:expr) => {
@@ -60,7 +60,7 @@ macro_rules! term {
 
 /// Material plus piece-square value of every (colour, piece, square), built at
 /// compile time from `params.rs` so the engine needs one lookup per piece.
-static PIECE_SQUARE: [[[Score; 64]; 6]; 2] = {
+static PIECE_SQUARE: [[[MgEg; 64]; 6]; 2] = {
     let tables = [
         &params::PAWN_PSQT,
         &params::KNIGHT_PSQT,
@@ -69,7 +69,7 @@ static PIECE_SQUARE: [[[Score; 64]; 6]; 2] = {
         &params::QUEEN_PSQT,
         &params::KING_PSQT,
     ];
-    let mut t = [[[Score::ZERO; 64]; 6]; 2];
+    let mut t = [[[MgEg::ZERO; 64]; 6]; 2];
     let mut c = 0;
     while c < 2 {
         let mut p = 0;
@@ -79,7 +79,7 @@ static PIECE_SQUARE: [[[Score; 64]; 6]; 2] = {
                 let material = if p < 5 {
                     params::MATERIAL[p]
                 } else {
-                    Score::ZERO
+                    MgEg::ZERO
                 };
                 t[c][p][sq] = material.plus(tables[p][psqt_index(c, sq)]);
                 sq += 1;
@@ -157,10 +157,10 @@ impl Info {
 
 /// Sum of all terms as White's score minus Black's, before tapering.
 #[inline(always)]
-pub fn white_minus_black<T: Tracer>(board: &Board, tracer: &mut T) -> Score {
+pub fn white_minus_black<T: Tracer>(board: &Board, tracer: &mut T) -> MgEg {
     let info = Info::new(board);
     let mut acc = Acc {
-        score: [Score::ZERO; 2],
+        score: [MgEg::ZERO; 2],
         tracer,
     };
     material_and_squares(board, &info, &mut acc);

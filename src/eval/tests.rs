@@ -38,21 +38,9 @@ fn colour_flip(b: &Board) -> Board {
     ))
 }
 
-/// Tiny deterministic generator so tests and benchmarks need no crates.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// Positions from random games: varied openings, middlegames and endgames.
 fn random_positions(games: usize, seed: u64) -> Vec<Board> {
-    let mut rng = XorShift(seed);
+    let mut rng = crate::rng::Rng::new(seed);
     let mut out = Vec::new();
     for _ in 0..games {
         let mut b = Board::default();
@@ -66,10 +54,10 @@ fn random_positions(games: usize, seed: u64) -> Vec<Board> {
                 .iter()
                 .filter(|m| b.piece_on(m.get_dest()).is_some())
                 .collect();
-            let m = if !captures.is_empty() && rng.next().is_multiple_of(3) {
-                *captures[(rng.next() % captures.len() as u64) as usize]
+            let m = if !captures.is_empty() && rng.next_u64().is_multiple_of(3) {
+                *captures[(rng.next_u64() % captures.len() as u64) as usize]
             } else {
-                moves[(rng.next() % moves.len() as u64) as usize]
+                moves[(rng.next_u64() % moves.len() as u64) as usize]
             };
             b = b.make_move_new(m);
             out.push(b);

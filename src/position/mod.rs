@@ -19,7 +19,7 @@ use chess::{BitBoard, Board, BoardBuilder, ChessMove, Color, MoveGen, Piece, EMP
 /// The FEN of the standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// One entry of the history stack: the board after a move and its fifty-move counter.
+/// One entry of the game record: the board after a move and its fifty-move counter.
 ///
 /// Kept as small as the rules allow, because making a move writes one of these: the hash is
 /// read from the board when asked for (see `key`) and the game ply follows from the stack index.
@@ -30,7 +30,8 @@ struct State {
     halfmove: u32,
 }
 
-/// A game position with its history.
+/// A game position with the record of the positions before it (the word "history" is kept
+/// for the move-ordering heuristic of the search).
 #[derive(Clone, Debug)]
 pub struct Position {
     /// States up to `current` are the game so far; entries beyond it are spare slots kept so
@@ -121,12 +122,6 @@ impl Position {
         self.base_ply.saturating_add(made)
     }
 
-    /// Plies made since the search root.
-    #[inline]
-    pub fn search_ply(&self) -> usize {
-        self.current - self.root
-    }
-
     /// Men on the board, kings and pawns included.
     pub fn men(&self) -> u32 {
         self.board().combined().popcnt()
@@ -211,10 +206,10 @@ impl Position {
         self.root = self.current;
     }
 
-    /// Forget the history before the current position, keeping its counters. The GUI resends
+    /// Forget the game record before the current position, keeping its counters. The GUI resends
     /// the game on every move; a position built from a long game keeps only what the draw
     /// rules can still use (the plies since the last irreversible move).
-    pub fn trim_history(&mut self) {
+    pub fn trim_record(&mut self) {
         let keep = self.top().halfmove as usize + 1;
         self.stack.truncate(self.current + 1);
         if self.stack.len() > keep {

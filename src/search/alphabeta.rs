@@ -8,12 +8,12 @@ use super::features::Features;
 use super::ordering::{
     is_noisy, piece_to, Continuations, Heuristics, MovePicker, PieceTo, MAX_PLY,
 };
-use super::score::{is_mate, DRAW, INFINITY, MATE, MATE_BOUND};
 use super::see;
 use super::stopper::Stopper;
 use crate::eval::evaluate;
 use crate::position::Position;
-use crate::tt::{Bound, TranspositionTable};
+use crate::score::{is_mate, DRAW, INFINITY, MATE, MATE_BOUND};
+use crate::tt::{Bound, Entry, TranspositionTable};
 use chess::{ChessMove, Piece};
 use once_cell::sync::Lazy;
 
@@ -508,15 +508,14 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(
-            key,
-            ply,
-            best_move,
-            best_score,
-            static_eval.max(-MATE_BOUND),
+        let entry = Entry {
+            mv: best_move,
+            score: best_score,
+            eval: static_eval.max(-MATE_BOUND),
             depth,
             bound,
-        );
+        };
+        self.tt.store(key, ply, entry);
         best_score
     }
 

@@ -16,17 +16,16 @@
 pub mod alphabeta;
 pub mod features;
 pub mod ordering;
-pub mod score;
 pub mod see;
 pub mod stopper;
 
 use crate::position::Position;
+use crate::score::{INFINITY, MATE};
 use crate::time::{self, adjust, Budget};
 use crate::tt::TranspositionTable;
 use alphabeta::Searcher;
 use chess::ChessMove;
 use ordering::MAX_PLY;
-use score::{INFINITY, MATE};
 use std::time::Duration;
 pub use stopper::{Signals, StopReason, Stopper};
 
@@ -111,7 +110,7 @@ pub fn search(
     report: &mut dyn FnMut(&Info),
 ) -> Outcome {
     let mut root = pos.clone();
-    root.trim_history();
+    root.trim_record();
     root.set_search_root();
     tt.new_search();
 

@@ -8,7 +8,7 @@
 //! it is decided, since the moves after that teach the tuner nothing.
 
 use crate::position::{move_to_san, Position};
-use crate::search::score::{is_mate, MATE};
+use crate::score::{is_mate, MATE};
 use crate::search::{self, Limits, Signals};
 use crate::tt::TranspositionTable;
 use std::io::Write;
@@ -202,7 +202,7 @@ pub fn play_game(start: &Position, nodes: u64, tt: &TranspositionTable) -> Game 
         moves.push(move_to_san(pos.board(), best));
         pos.make_move(best);
         // The game history only matters for repetitions; keep it from growing without bound.
-        pos.trim_history();
+        pos.trim_record();
     };
     Game {
         fen: start.fen(),

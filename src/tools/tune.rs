@@ -471,7 +471,7 @@ fn collect_positions(
             return;
         };
         pos.make_move(m);
-        pos.trim_history();
+        pos.trim_record();
         if ply + 1 < skip || pos.in_check() || pos.board().status() != BoardStatus::Ongoing {
             continue;
         }
@@ -770,15 +770,15 @@ fn render_params(w: &[(i32, i32)], summary: &str) -> String {
     );
     out.push_str("//! as its starting point. `eval/layout.rs` lists the groups in this order.\n");
     out.push_str(&format!("//! Last run: {summary}.\n"));
-    out.push_str("\nuse super::score::{s, Score};\n");
+    out.push_str("\nuse super::mgeg::{s, MgEg};\n");
     for g in layout::GROUPS {
         out.push_str(&format!("\n/// {}\n", g.doc));
         let pair = |i: usize| format!("s({:>4}, {:>4})", w[g.offset + i].0, w[g.offset + i].1);
         if g.scalar {
-            out.push_str(&format!("pub const {}: Score = {};\n", g.name, pair(0)));
+            out.push_str(&format!("pub const {}: MgEg = {};\n", g.name, pair(0)));
         } else {
             let len = g.values.len();
-            out.push_str(&format!("pub const {}: [Score; {len}] = [\n", g.name));
+            out.push_str(&format!("pub const {}: [MgEg; {len}] = [\n", g.name));
             for row in (0..len).step_by(8) {
                 let items: Vec<String> = (row..(row + 8).min(len))
                     .map(|i| format!("{},", pair(i)))
@@ -874,7 +874,7 @@ Nf2 42. g4 Bd3 43. Re6 1-0
         };
         assert_eq!(run(&args), Ok(()));
         let written = std::fs::read_to_string(dir.join("params.rs")).unwrap_or_default();
-        assert!(written.contains("pub const TEMPO: Score"));
+        assert!(written.contains("pub const TEMPO: MgEg"));
         let bad = TuneArgs {
             freeze: vec!["NO_SUCH_GROUP".to_string()],
             ..args

@@ -5,7 +5,8 @@ use super::options::{self, Effect, Options};
 use super::output::{emit, error, silence};
 use super::parse::{self, Command, GoParams, PositionStart};
 use crate::position::{Position, UciMove};
-use crate::search::{self, score, Info, Limits, ScoreBound, Signals, StopReason};
+use crate::score;
+use crate::search::{self, Info, Limits, ScoreBound, Signals, StopReason};
 use crate::time::{self, Budget, Clock, Game, History};
 use crate::tt::TranspositionTable;
 use chess::{ChessMove, Color};
@@ -192,7 +193,7 @@ impl Engine {
             }
             // Keep only what the draw rules can use, so a 500-move game costs nothing.
             if pos.halfmove_clock() == 0 {
-                pos.trim_history();
+                pos.trim_record();
             }
         }
         self.position = pos;

@@ -808,23 +808,7 @@ mod tests {
         }
     }
 
-    /// Deterministic xorshift64 generator.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            let mut x = self.0;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            self.0 = x;
-            x
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
+    use crate::rng::Rng;
 
     const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -1253,7 +1237,7 @@ mod tests {
             vec!["searchmoves", "e2e4", "d2d4", "g1f3"],
         ];
         let expected = full_go();
-        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let mut rng = Rng::new(0x1234_5678_9abc_def1);
         for _ in 0..200 {
             for i in (1..groups.len()).rev() {
                 let j = rng.below(i + 1);
@@ -1713,10 +1697,10 @@ mod tests {
 
     #[test]
     fn fuzz_random_bytes_never_panic() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
         for _ in 0..10_000 {
             let len = rng.below(120);
-            let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
             check_invariants(&String::from_utf8_lossy(&bytes));
         }
     }
@@ -1780,7 +1764,7 @@ mod tests {
             "x\u{1}y",
         ];
         let seps = [" ", "  ", "\t", "\r", " \r\n", "\0", "\u{feff}", "\u{a0}"];
-        let mut rng = Rng(0xdead_beef_cafe_f00d);
+        let mut rng = Rng::new(0xdead_beef_cafe_f00d);
         for _ in 0..10_000 {
             let n = rng.below(16);
             let mut line = String::new();

@@ -1,4 +1,9 @@
-//! Score conventions: centipawns from the side to move, mates as distance from the root.
+//! Score conventions shared by the search and the transposition table: centipawns from the
+//! side to move, mates as distance from the root, and how a mate is stored in the table and
+//! written in UCI.
+//!
+//! It sits below both `tt` and `search`, so the table can convert mate scores without
+//! knowing anything about the search.
 
 /// Score of being mated at the root; a mate found n plies from the root scores `MATE - n`.
 pub const MATE: i32 = 32_000;

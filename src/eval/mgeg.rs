@@ -11,16 +11,16 @@ use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 /// A (midgame, endgame) pair packed into one integer. Build it with [`s`].
 #[derive(Clone, Copy, PartialEq, Eq, Default)]
-pub struct Score(i32);
+pub struct MgEg(i32);
 
 /// Makes a score from its midgame and endgame halves (each must fit in an `i16`).
-pub const fn s(mg: i32, eg: i32) -> Score {
-    Score(eg * 65536 + mg)
+pub const fn s(mg: i32, eg: i32) -> MgEg {
+    MgEg(eg * 65536 + mg)
 }
 
-impl Score {
+impl MgEg {
     /// The zero score.
-    pub const ZERO: Score = Score(0);
+    pub const ZERO: MgEg = MgEg(0);
 
     /// The midgame half.
     #[inline(always)]
@@ -36,58 +36,58 @@ impl Score {
     }
 
     /// Const-context addition (operators are not usable in `const fn` on stable).
-    pub const fn plus(self, other: Score) -> Score {
-        Score(self.0 + other.0)
+    pub const fn plus(self, other: MgEg) -> MgEg {
+        MgEg(self.0 + other.0)
     }
 }
 
-impl Add for Score {
-    type Output = Score;
+impl Add for MgEg {
+    type Output = MgEg;
     #[inline(always)]
-    fn add(self, rhs: Score) -> Score {
-        Score(self.0 + rhs.0)
+    fn add(self, rhs: MgEg) -> MgEg {
+        MgEg(self.0 + rhs.0)
     }
 }
 
-impl AddAssign for Score {
+impl AddAssign for MgEg {
     #[inline(always)]
-    fn add_assign(&mut self, rhs: Score) {
+    fn add_assign(&mut self, rhs: MgEg) {
         self.0 += rhs.0;
     }
 }
 
-impl Sub for Score {
-    type Output = Score;
+impl Sub for MgEg {
+    type Output = MgEg;
     #[inline(always)]
-    fn sub(self, rhs: Score) -> Score {
-        Score(self.0 - rhs.0)
+    fn sub(self, rhs: MgEg) -> MgEg {
+        MgEg(self.0 - rhs.0)
     }
 }
 
-impl SubAssign for Score {
+impl SubAssign for MgEg {
     #[inline(always)]
-    fn sub_assign(&mut self, rhs: Score) {
+    fn sub_assign(&mut self, rhs: MgEg) {
         self.0 -= rhs.0;
     }
 }
 
-impl Neg for Score {
-    type Output = Score;
+impl Neg for MgEg {
+    type Output = MgEg;
     #[inline(always)]
-    fn neg(self) -> Score {
-        Score(-self.0)
+    fn neg(self) -> MgEg {
+        MgEg(-self.0)
     }
 }
 
-impl Mul<i32> for Score {
-    type Output = Score;
+impl Mul<i32> for MgEg {
+    type Output = MgEg;
     #[inline(always)]
-    fn mul(self, rhs: i32) -> Score {
-        Score(self.0 * rhs)
+    fn mul(self, rhs: i32) -> MgEg {
+        MgEg(self.0 * rhs)
     }
 }
 
-impl std::fmt::Debug for Score {
+impl std::fmt::Debug for MgEg {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "s({}, {})", self.mg(), self.eg())
     }
