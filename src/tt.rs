@@ -57,7 +57,8 @@ struct Bucket {
 }
 
 pub const DEFAULT_MB: usize = 16;
-pub const MAX_MB: usize = 65_536;
+/// The largest table the `Hash` option offers.
+pub const MAX_MB: usize = 32_768;
 
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,

@@ -21,7 +21,7 @@ pub mod stopper;
 
 use crate::position::Position;
 use crate::score::{INFINITY, MATE};
-use crate::time::{self, adjust, Budget};
+use crate::time::{self, adjust, Mode, TimeLimit};
 use crate::tt::TranspositionTable;
 use alphabeta::Searcher;
 use chess::ChessMove;
@@ -29,17 +29,11 @@ use ordering::MAX_PLY;
 use std::time::Duration;
 pub use stopper::{Signals, StopReason, Stopper};
 
-/// What limits a search. Time comes in as a budget already computed by the time manager.
+/// What limits a search, and how. Time comes in as part of the mode, already decided by the
+/// time manager.
 #[derive(Clone, Debug)]
 pub struct Limits {
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    /// Stop once a mate in at most this many moves is found.
-    pub mate: Option<u32>,
-    /// Soft and hard time limits; None = no time limit (depth, nodes, infinite, ponder).
-    pub budget: Option<Budget>,
-    /// Whether the soft limit applies (`movetime` searches until the hard limit).
-    pub use_soft: bool,
+    pub mode: Mode,
     /// Root moves to consider; empty = all.
     pub searchmoves: Vec<ChessMove>,
     pub multipv: usize,
@@ -50,11 +44,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            depth: None,
-            nodes: None,
-            mate: None,
-            budget: None,
-            use_soft: true,
+            mode: Mode::default(),
             searchmoves: Vec::new(),
             multipv: 1,
             threads: 1,
@@ -141,15 +131,12 @@ pub fn search(
     }
 
     // Node limits are exact only with one thread; `go nodes` therefore searches alone.
-    let threads = if limits.nodes.is_some() {
+    let threads = if limits.mode.nodes.is_some() {
         1
     } else {
         limits.threads.max(1)
     };
-    let hard = limits
-        .budget
-        .as_ref()
-        .map(|b| Duration::from_millis(b.hard_ms));
+    let hard = limits.mode.time.hard_ms().map(Duration::from_millis);
     std::thread::scope(|scope| {
         for id in 1..threads {
             let root = root.clone();
@@ -157,13 +144,13 @@ pub fn search(
             scope.spawn(move || {
                 let stopper = Stopper::helper(signals);
                 let mut searcher = Searcher::new(root, tt, stopper);
-                searcher.mate_search = limits.mate.is_some();
+                searcher.mate_search = limits.mode.mate.is_some();
                 helper_loop(&mut searcher, &moves, id);
             });
         }
-        let stopper = Stopper::new(signals, limits.nodes, hard, true);
+        let stopper = Stopper::new(signals, limits.mode.nodes, hard, true);
         let mut searcher = Searcher::new(root.clone(), tt, stopper);
-        searcher.mate_search = limits.mate.is_some();
+        searcher.mate_search = limits.mode.mate.is_some();
         let outcome = main_loop(&mut searcher, root_moves, limits, report);
         signals.finish();
         outcome
@@ -201,6 +188,7 @@ fn main_loop(
 ) -> Outcome {
     let signals = s.stop.signals;
     let max_depth = limits
+        .mode
         .depth
         .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1));
     let multipv = limits.multipv.clamp(1, root_moves.len());
@@ -213,7 +201,7 @@ fn main_loop(
         legal_moves: root_moves.len(),
         ..Default::default()
     };
-    let mut soft_ms = limits.budget.as_ref().map(|b| b.soft_ms);
+    let mut soft_ms = limits.mode.time.budget().map(|b| b.soft_ms);
     let mut adjust_reason = String::new();
 
     let info = |s: &Searcher, depth: u32, pv_index: usize, line: &Line, bound| Info {
@@ -333,7 +321,7 @@ fn main_loop(
         score = new_score;
 
         // Limits that end the search after a completed iteration.
-        if let Some(n) = limits.mate {
+        if let Some(n) = limits.mode.mate {
             if score >= MATE - (2 * n as i32 - 1) {
                 reason = StopReason::Mate;
                 break;
@@ -343,7 +331,7 @@ fn main_loop(
             reason = StopReason::Depth;
             break;
         }
-        if let (Some(budget), true) = (&limits.budget, limits.use_soft) {
+        if let TimeLimit::Clock(budget) = &limits.mode.time {
             if signals.pondering() {
                 continue;
             }

@@ -7,6 +7,7 @@
 
 use crate::position::Position;
 use crate::search::{self, Limits, Signals};
+use crate::time::Mode;
 use crate::tt::TranspositionTable;
 use std::time::{Duration, Instant};
 
@@ -89,7 +90,7 @@ pub fn bench(depth: u32, mut per_position: impl FnMut(usize, &str, u64)) -> (u64
         let start = Instant::now();
         let signals = Signals::new(false);
         let limits = Limits {
-            depth: Some(depth),
+            mode: Mode::depth(depth),
             ..Limits::default()
         };
         let outcome = search::search(&pos, &limits, &tt, &signals, &mut |_| {});

@@ -7,7 +7,7 @@
 
 use crate::position::{san_to_move, Position};
 use crate::search::{self, Limits, Signals};
-use crate::time;
+use crate::time::Mode;
 use crate::tt::TranspositionTable;
 use chess::ChessMove;
 use std::collections::BTreeMap;
@@ -134,8 +134,7 @@ pub fn think(fen: &str, movetime: u64, tt: &TranspositionTable) -> Option<ChessM
     let pos = Position::from_fen(fen).ok()?;
     tt.clear();
     let limits = Limits {
-        budget: Some(time::movetime_budget(movetime.min(i64::MAX as u64) as i64)),
-        use_soft: false,
+        mode: Mode::movetime(movetime),
         ..Limits::default()
     };
     let signals = Signals::new(false);

@@ -10,6 +10,7 @@
 use crate::position::{move_to_san, Position};
 use crate::score::{is_mate, MATE};
 use crate::search::{self, Limits, Signals};
+use crate::time::Mode;
 use crate::tt::TranspositionTable;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -154,7 +155,7 @@ pub fn play_game(start: &Position, nodes: u64, tt: &TranspositionTable) -> Game 
     // White-view scores of the last searches.
     let mut scores: Vec<i32> = Vec::new();
     let limits = Limits {
-        nodes: Some(nodes),
+        mode: Mode::nodes(nodes),
         ..Limits::default()
     };
     let (result, termination) = loop {

@@ -10,7 +10,8 @@
 //! * `sandglass tm --rem` prints Ahle's fit of the expected remaining plies beside the
 //!   exact log-normal value for k = 0…200.
 
-use crate::time::{self, allocate, lognormal, Clock, Game, History, Settings, Strategy};
+use crate::time::strategies::lognormal;
+use crate::time::{self, allocate, Clock, Game, Settings, Style};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -56,14 +57,8 @@ pub struct TimeControl {
 const MAX_TC_SECONDS: f64 = 1e9;
 /// Longest simulated game.
 const MAX_PLIES: u32 = 10_000;
-/// One symbol per strategy in the terminal chart, in `Strategy::ALL` order.
-const SYMBOLS: [char; 7] = ['E', 'L', 'G', 'C', 'V', 'S', 'M'];
 /// Where two strategies share a cell.
 const OVERLAP: char = '*';
-/// SVG line colours, in `Strategy::ALL` order.
-const COLOURS: [&str; 7] = [
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-];
 
 fn parse_seconds(text: &str, what: &str) -> Result<i64, String> {
     let t = text.trim();
@@ -136,7 +131,9 @@ pub struct MoveRow {
 /// A simulated game for one strategy.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Simulation {
-    pub strategy: Strategy,
+    /// The strategy's name and how the plots draw it.
+    pub strategy: &'static str,
+    pub style: Style,
     pub rows: Vec<MoveRow>,
 }
 
@@ -167,14 +164,16 @@ pub fn simulate(
     let use_factor = time::finite_or(use_factor, 0.0).clamp(0.0, time::HARD_FACTOR);
     let lag = lag_ms.max(0);
     let mut clock = tc.base_ms;
-    let mut history = History::new();
+    // A fresh game: a strategy that learns starts from nothing.
+    let mut settings = settings.clone();
+    settings.new_game();
     let mut rows = Vec::new();
     for ply in (0..plies.min(MAX_PLIES)).step_by(2) {
         let number = ply / 2 + 1;
         let moves_to_go = tc.moves.filter(|&m| m > 0).map(|m| m - (number - 1) % m);
         let men = men_schedule(ply, plies);
         let budget = allocate(
-            settings,
+            &settings,
             &Clock {
                 time_left_ms: clock,
                 increment_ms: tc.increment_ms,
@@ -185,12 +184,11 @@ pub fn simulate(
                 plies_played: ply,
                 men,
             },
-            &history,
         );
         let think = (budget.soft_ms as f64 * use_factor)
             .min(budget.hard_ms as f64)
             .round() as u64;
-        history.record(think, budget.soft_ms);
+        settings.record(think, budget.soft_ms);
         let spent = i64::try_from(think).unwrap_or(i64::MAX).saturating_add(lag);
         let clock_before = clock;
         let flagged = clock_before.saturating_sub(spent) < 0;
@@ -215,7 +213,8 @@ pub fn simulate(
         });
     }
     Simulation {
-        strategy: settings.strategy,
+        strategy: settings.strategy().name(),
+        style: settings.strategy().style(),
         rows,
     }
 }
@@ -261,7 +260,7 @@ pub fn table(sims: &[Simulation]) -> String {
                 "soft s", "hard s", "spent s", "clock s"
             ));
         } else {
-            head1.push_str(&format!(" {:^19}", sim.strategy.name()));
+            head1.push_str(&format!(" {:^19}", sim.strategy));
             head2.push_str(&format!(" {:>8} {:>10}", "budget", "clock"));
         }
     }
@@ -330,20 +329,6 @@ fn max_budget_s(sims: &[Simulation]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-fn symbol(s: Strategy) -> char {
-    Strategy::ALL
-        .iter()
-        .position(|&x| x == s)
-        .map_or('?', |i| SYMBOLS[i])
-}
-
-fn colour(s: Strategy) -> &'static str {
-    Strategy::ALL
-        .iter()
-        .position(|&x| x == s)
-        .map_or("#000000", |i| COLOURS[i])
-}
-
 /// The soft budgets as a terminal chart: move number across, seconds up.
 pub fn chart(sims: &[Simulation]) -> String {
     // 24 steps, a label every 4 rows: six labelled intervals.
@@ -357,7 +342,7 @@ pub fn chart(sims: &[Simulation]) -> String {
     let (_, top) = y_axis(max_budget_s(sims));
     let mut grid = vec![vec![' '; width]; HEIGHT];
     for sim in sims {
-        let sym = symbol(sim.strategy);
+        let sym = sim.style.symbol;
         for (i, r) in sim.rows.iter().enumerate() {
             let col = i * width / moves;
             let frac = (r.soft_ms as f64 / 1000.0 / top).clamp(0.0, 1.0);
@@ -406,7 +391,7 @@ pub fn chart(sims: &[Simulation]) -> String {
     );
     let legend: Vec<String> = sims
         .iter()
-        .map(|s| format!("{} {}", symbol(s.strategy), s.strategy.name()))
+        .map(|s| format!("{} {}", s.style.symbol, s.strategy))
         .collect();
     let _ = writeln!(out, "legend: {}   {OVERLAP} overlap", legend.join("  "));
     out
@@ -440,7 +425,7 @@ pub fn summary(sims: &[Simulation]) -> String {
         let _ = writeln!(
             out,
             "{:<10} spent {} s in {} moves, clock at end {} s{low}; {flags}",
-            sim.strategy.name(),
+            sim.strategy,
             secs(spent as f64),
             sim.rows.len(),
             secs(end as f64)
@@ -556,7 +541,7 @@ pub fn svg(sims: &[Simulation], title: &str) -> String {
                 )
             })
             .collect();
-        let c = colour(sim.strategy);
+        let c = sim.style.colour;
         let _ = writeln!(
             out,
             r#"<polyline fill="none" stroke="{c}" stroke-width="2" points="{}"/>"#,
@@ -582,7 +567,7 @@ pub fn svg(sims: &[Simulation], title: &str) -> String {
             r#"<text x="{}" y="{}">{}</text>"#,
             lx + 30.0,
             ly + 4.0,
-            sim.strategy.name()
+            sim.strategy
         );
     }
     out.push_str("</svg>\n");
@@ -605,11 +590,11 @@ pub fn rem_table() -> String {
 }
 
 /// The strategies named by `--strategy`.
-pub fn parse_strategies(text: &str) -> Result<Vec<Strategy>, String> {
+pub fn parse_strategies(text: &str) -> Result<Vec<Settings>, String> {
     if text.trim().eq_ignore_ascii_case("all") {
-        return Ok(Strategy::ALL.to_vec());
+        return Ok(Settings::each_strategy());
     }
-    text.split(',').map(str::parse).collect()
+    text.split(',').map(Settings::with_strategy).collect()
 }
 
 /// Everything `tm --tc …` prints.
@@ -631,16 +616,7 @@ pub fn report(args: &TmArgs, tc_text: &str) -> Result<(String, Vec<Simulation>),
     }
     let sims: Vec<Simulation> = strategies
         .iter()
-        .map(|&s| {
-            simulate(
-                &Settings::new(s),
-                &tc,
-                args.plies,
-                args.use_factor,
-                args.overhead,
-                args.lag,
-            )
-        })
+        .map(|s| simulate(s, &tc, args.plies, args.use_factor, args.overhead, args.lag))
         .collect();
     let mut out = String::new();
     let _ = writeln!(
@@ -748,14 +724,15 @@ mod tests {
             if tc.increment_ms >= 10 || tc.moves.is_some() {
                 runs.extend([(0.6, 10), (1.0, 10)]);
             }
-            for s in Strategy::ALL {
+            for s in Settings::each_strategy() {
                 for &(use_factor, lag) in &runs {
-                    let sim = simulate(&Settings::new(s), &tc, 160, use_factor, 10, lag);
+                    let sim = simulate(&s, &tc, 160, use_factor, 10, lag);
                     assert_eq!(sim.rows.len(), 80);
                     for r in &sim.rows {
                         assert!(
                             !r.flagged && r.clock_after_ms >= 0,
-                            "{s} {tc:?} use {use_factor} lag {lag}: move {} {r:?}",
+                            "{} {tc:?} use {use_factor} lag {lag}: move {} {r:?}",
+                            s.strategy().name(),
                             r.number
                         );
                     }
@@ -788,8 +765,8 @@ mod tests {
     fn report_chart_and_svg() {
         let (text, sims) = report(&args("300+3", "all"), "300+3").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(sims.len(), 7);
-        for s in Strategy::ALL {
-            assert!(text.contains(s.name()));
+        for name in Settings::names() {
+            assert!(text.contains(name));
         }
         assert!(text.contains("legend: E expositor"));
         assert!(!text.contains("FLAGGED"));

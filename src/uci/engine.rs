@@ -7,12 +7,12 @@ use super::parse::{self, Command, GoParams, PositionStart};
 use crate::position::{Position, UciMove};
 use crate::score;
 use crate::search::{self, Info, Limits, ScoreBound, Signals, StopReason};
-use crate::time::{self, Budget, Clock, Game, History};
+use crate::time::{self, Answer, Game, TimeLimit};
 use crate::tt::TranspositionTable;
-use chess::{ChessMove, Color};
+use chess::ChessMove;
 use std::io::{BufRead, Read};
 use std::sync::mpsc::{self, Receiver};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
@@ -22,14 +22,20 @@ const MAX_LINE: usize = 1 << 20;
 
 struct Running {
     signals: Arc<Signals>,
-    handle: JoinHandle<()>,
+    handle: JoinHandle<Option<Spent>>,
+}
+
+/// What a finished clock search tells the time manager: how long the move took against the
+/// soft budget it was given (a strategy such as `smooth` learns from it).
+struct Spent {
+    spent_ms: u64,
+    soft_ms: u64,
 }
 
 pub struct Engine {
     position: Position,
     options: Options,
     tt: Arc<TranspositionTable>,
-    history: Arc<Mutex<History>>,
     running: Option<Running>,
     debug: bool,
 }
@@ -105,7 +111,6 @@ impl Engine {
             position: Position::startpos(),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             options,
-            history: Arc::new(Mutex::new(History::default())),
             running: None,
             debug: false,
         }
@@ -132,7 +137,7 @@ impl Engine {
             Some(Command::UciNewGame) => {
                 self.finish_search();
                 self.tt.clear();
-                self.lock_history().clone_from(&History::default());
+                self.options.time.new_game();
                 self.position = Position::startpos();
             }
             Some(Command::Position { start, moves }) => self.set_position(&start, &moves),
@@ -154,21 +159,20 @@ impl Engine {
         true
     }
 
-    fn lock_history(&self) -> std::sync::MutexGuard<'_, History> {
-        self.history.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// `quit`: no more output, stop the search, and return so the process exits with 0.
     pub fn quit(&mut self) {
         silence();
         self.finish_search();
     }
 
-    /// Stop a running search and wait for it (it prints its own bestmove unless silenced).
+    /// Stop a running search and wait for it (it prints its own bestmove unless silenced);
+    /// the time it spent is recorded for the time manager.
     fn finish_search(&mut self) {
         if let Some(r) = self.running.take() {
             r.signals.stop();
-            let _ = r.handle.join();
+            if let Ok(Some(spent)) = r.handle.join() {
+                self.options.time.record(spent.spent_ms, spent.soft_ms);
+            }
         }
     }
 
@@ -203,11 +207,13 @@ impl Engine {
         let mut next = self.options.clone();
         match next.set(name, value) {
             Err(e) => error(&e),
+            Ok(Effect::None) => self.options = next,
             Ok(effect) => {
-                if effect != Effect::None {
-                    // The table is shared with the search: wait for it to end first.
-                    self.finish_search();
-                }
+                // The table is shared with the search: wait for it to end first (which may
+                // also record the move it spent time on), then apply the checked value.
+                self.finish_search();
+                let mut next = self.options.clone();
+                let _ = next.set(name, value);
                 match effect {
                     Effect::None => {}
                     Effect::ClearHash => self.tt.clear(),
@@ -227,42 +233,58 @@ impl Engine {
         self.finish_search();
         let pos = self.position.clone();
         let us = pos.side_to_move();
-        let (limits, notes) = self.limits(params, &pos);
+        let go = params.limits();
+        let game = Game {
+            plies_played: pos.game_ply(),
+            men: pos.men(),
+        };
+        let (mode, time_notes) = time::decide(&go, us, &game, &self.options.time);
+        let mut notes = Vec::new();
+        let mut limits = Limits {
+            mode,
+            multipv: self.options.multipv,
+            threads: self.options.threads,
+            adjust: self.options.adjust,
+            ..Limits::default()
+        };
+        for text in &params.searchmoves {
+            match pos.parse_move(text) {
+                Ok(UciMove::Move(m)) => limits.searchmoves.push(m),
+                _ => notes.push(format!(
+                    "error: searchmoves: '{text}' is not a legal move here, ignored"
+                )),
+            }
+        }
+        notes.extend(time_notes);
         let timelog = self.options.time_log || self.debug;
         for note in notes {
             emit(&format!("info string {note}"));
         }
         if timelog {
-            let b = limits.budget.as_ref();
+            let b = limits.mode.time.budget();
             emit(&format!(
                 "info string time go: {} | strategy {} | soft {} hard {} | {}",
-                describe_clock(params, us),
-                self.options.time.strategy,
-                b.map_or("-".into(), |b| format!("{} ms", b.soft_ms)),
-                b.map_or("-".into(), |b| format!("{} ms", b.hard_ms)),
-                b.map_or("no time limit".into(), |b| b.why.clone()),
+                go.describe(us),
+                self.options.time.strategy().name(),
+                b.as_ref()
+                    .map_or("-".into(), |b| format!("{} ms", b.soft_ms)),
+                b.as_ref()
+                    .map_or("-".into(), |b| format!("{} ms", b.hard_ms)),
+                b.as_ref().map_or("no time limit".into(), |b| b.why.clone()),
             ));
         }
-        let infinite = params.infinite;
-        let signals = Arc::new(Signals::new(params.ponder));
-        let tt = Arc::clone(&self.tt);
-        let history = Arc::clone(&self.history);
-        let thread_signals = Arc::clone(&signals);
-        let record_history = limits.budget.is_some() && limits.use_soft;
+        let signals = Arc::new(Signals::new(limits.mode.answer == Answer::AfterPonderHit));
+        let job = SearchJob {
+            pos,
+            limits,
+            tt: Arc::clone(&self.tt),
+            signals: Arc::clone(&signals),
+            timelog,
+        };
         let handle = thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
-            .spawn(move || {
-                search_thread(
-                    pos,
-                    limits,
-                    tt,
-                    thread_signals,
-                    infinite,
-                    timelog,
-                    record_history.then_some(history),
-                )
-            });
+            .spawn(move || job.run());
         match handle {
             Ok(handle) => self.running = Some(Running { signals, handle }),
             Err(e) => {
@@ -271,84 +293,6 @@ impl Engine {
             }
         }
     }
-
-    /// Turn `go` parameters into search limits, with notes for anything odd.
-    fn limits(&self, p: &GoParams, pos: &Position) -> (Limits, Vec<String>) {
-        let mut notes = Vec::new();
-        let mut limits = Limits {
-            depth: p.depth.map(|d| d.max(1)),
-            nodes: p.nodes,
-            mate: p.mate.filter(|&m| m > 0),
-            multipv: self.options.multipv,
-            threads: self.options.threads,
-            adjust: self.options.adjust,
-            ..Limits::default()
-        };
-        for text in &p.searchmoves {
-            match pos.parse_move(text) {
-                Ok(UciMove::Move(m)) => limits.searchmoves.push(m),
-                _ => notes.push(format!(
-                    "error: searchmoves: '{text}' is not a legal move here, ignored"
-                )),
-            }
-        }
-        if p.infinite {
-            return (limits, notes);
-        }
-        let overhead = self.options.move_overhead_ms;
-        if let Some(mt) = p.movetime {
-            limits.budget = Some(time::movetime_budget(mt.min(i64::MAX as u64) as i64));
-            limits.use_soft = false;
-            return (limits, notes);
-        }
-        let (ours, inc, theirs) = match pos.side_to_move() {
-            Color::White => (p.wtime, p.winc, p.btime),
-            Color::Black => (p.btime, p.binc, p.wtime),
-        };
-        let time_left = match (ours, theirs) {
-            (Some(t), _) => Some(t),
-            (None, Some(t)) => {
-                notes.push(format!(
-                    "error: go gives no clock for the side to move; assuming {t} ms like the opponent's"
-                ));
-                Some(t)
-            }
-            (None, None) => None,
-        };
-        if let Some(t) = time_left {
-            let clock = Clock {
-                time_left_ms: t,
-                increment_ms: inc.unwrap_or(0).max(0),
-                moves_to_go: p.movestogo.filter(|&m| m > 0),
-                overhead_ms: overhead,
-            };
-            let game = Game {
-                plies_played: pos.game_ply(),
-                men: pos.men(),
-            };
-            let budget: Budget =
-                time::allocate(&self.options.time, &clock, &game, &self.lock_history());
-            limits.budget = Some(budget);
-        } else if p.depth.is_none() && p.nodes.is_none() && p.mate.is_none() && !p.ponder {
-            notes.push("go without limits: searching until stop or the maximum depth".into());
-        }
-        (limits, notes)
-    }
-}
-
-fn describe_clock(p: &GoParams, us: Color) -> String {
-    let (t, inc) = match us {
-        Color::White => (p.wtime, p.winc),
-        Color::Black => (p.btime, p.binc),
-    };
-    let opt = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
-    format!(
-        "time {} inc {} movestogo {} movetime {}",
-        opt(t),
-        opt(inc),
-        p.movestogo.map_or("-".into(), |m| m.to_string()),
-        p.movetime.map_or("-".into(), |m| m.to_string()),
-    )
 }
 
 fn format_info(info: &Info) -> String {
@@ -373,56 +317,69 @@ fn format_info(info: &Info) -> String {
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-fn search_thread(
+/// One search on its own thread: it prints the `info` lines and the `bestmove` itself.
+struct SearchJob {
     pos: Position,
     limits: Limits,
     tt: Arc<TranspositionTable>,
     signals: Arc<Signals>,
-    infinite: bool,
     timelog: bool,
-    history: Option<Arc<Mutex<History>>>,
-) {
-    let started = Instant::now();
-    let pondering = signals.pondering();
-    let outcome = search::search(&pos, &limits, &tt, &signals, &mut |info| {
-        emit(&format_info(info))
-    });
-    if outcome.reason == StopReason::NoMoves {
-        let what = if pos.in_check() {
-            "checkmate"
-        } else {
-            "stalemate"
-        };
-        let score = if pos.in_check() { "mate 0" } else { "cp 0" };
-        emit(&format!("info depth 0 score {score}"));
-        emit(&format!("info string no legal moves: {what}"));
-    }
-    // go infinite and go ponder answer only after stop (or ponderhit).
-    if infinite || pondering {
-        signals.wait_until(|s| s.stopped() || (!infinite && !s.pondering()));
-    }
-    let elapsed = signals.elapsed().as_millis() as u64;
-    if timelog {
-        emit(&format!(
-            "info string time used {elapsed} ms (wall {} ms), depth {}, stopped by {}; soft now {} ms{}",
-            started.elapsed().as_millis(),
-            outcome.depth,
-            outcome.reason.describe(),
-            outcome.soft_ms.map_or("-".into(), |s| s.to_string()),
-            if outcome.adjust_reason.is_empty() {
-                String::new()
+}
+
+impl SearchJob {
+    /// Search, answer, and say what a clock search spent.
+    fn run(self) -> Option<Spent> {
+        let SearchJob {
+            pos,
+            limits,
+            tt,
+            signals,
+            timelog,
+        } = self;
+        let started = Instant::now();
+        let outcome = search::search(&pos, &limits, &tt, &signals, &mut |info| {
+            emit(&format_info(info))
+        });
+        if outcome.reason == StopReason::NoMoves {
+            let what = if pos.in_check() {
+                "checkmate"
             } else {
-                format!(" ({})", outcome.adjust_reason)
-            }
-        ));
+                "stalemate"
+            };
+            let score = if pos.in_check() { "mate 0" } else { "cp 0" };
+            emit(&format!("info depth 0 score {score}"));
+            emit(&format!("info string no legal moves: {what}"));
+        }
+        // go infinite and go ponder answer only after stop (or ponderhit).
+        match limits.mode.answer {
+            Answer::WhenDone => {}
+            Answer::AfterStop => signals.wait_until(|s| s.stopped()),
+            Answer::AfterPonderHit => signals.wait_until(|s| s.stopped() || !s.pondering()),
+        }
+        let elapsed = signals.elapsed().as_millis() as u64;
+        if timelog {
+            emit(&format!(
+                "info string time used {elapsed} ms (wall {} ms), depth {}, stopped by {}; soft now {} ms{}",
+                started.elapsed().as_millis(),
+                outcome.depth,
+                outcome.reason.describe(),
+                outcome.soft_ms.map_or("-".into(), |s| s.to_string()),
+                if outcome.adjust_reason.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", outcome.adjust_reason)
+                }
+            ));
+        }
+        emit(&bestmove_line(&pos, outcome.best, outcome.ponder));
+        match &limits.mode.time {
+            TimeLimit::Clock(b) => Some(Spent {
+                spent_ms: elapsed,
+                soft_ms: b.soft_ms,
+            }),
+            _ => None,
+        }
     }
-    if let (Some(h), Some(b)) = (history, limits.budget.as_ref()) {
-        h.lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .record(elapsed, b.soft_ms);
-    }
-    emit(&bestmove_line(&pos, outcome.best, outcome.ponder));
 }
 
 /// `bestmove X [ponder Y]`, with Y only if it is legal after X.

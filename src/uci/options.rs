@@ -1,87 +1,11 @@
-//! The UCI options: their declarations (for the `uci` answer) and checked values.
+//! The UCI options: one table of name, kind, range and setter, from which both the `uci`
+//! declarations and `setoption` are served, so a new option is one row.
+//!
+//! A time strategy's own parameters (e.g. `Classic Increment %`) are declared by the
+//! strategy's file (`time::strategies`) and appended to the table.
 
-use crate::time::{self, adjust::Adjustments, Settings, Strategy};
+use crate::time::{adjust::Adjustments, strategies::Param, Settings, DEFAULT_MOVE_OVERHEAD_MS};
 use crate::tt;
-
-#[derive(Clone, Debug)]
-enum Kind {
-    Spin {
-        default: i64,
-        min: i64,
-        max: i64,
-    },
-    Check {
-        default: bool,
-    },
-    Combo {
-        default: &'static str,
-        vars: Vec<&'static str>,
-    },
-    Button,
-}
-
-#[derive(Clone, Debug)]
-struct Spec {
-    name: &'static str,
-    kind: Kind,
-}
-
-fn specs() -> Vec<Spec> {
-    let spin = |name, default, min, max| Spec {
-        name,
-        kind: Kind::Spin { default, min, max },
-    };
-    let check = |name, default| Spec {
-        name,
-        kind: Kind::Check { default },
-    };
-    vec![
-        spin("Hash", tt::DEFAULT_MB as i64, 1, 32_768),
-        spin("Threads", 1, 1, 64),
-        check("Ponder", false),
-        spin("MultiPV", 1, 1, 256),
-        spin("Move Overhead", time::DEFAULT_MOVE_OVERHEAD_MS, 0, 5_000),
-        Spec {
-            name: "Clear Hash",
-            kind: Kind::Button,
-        },
-        Spec {
-            name: "TimeManager",
-            kind: Kind::Combo {
-                default: "expositor",
-                vars: Strategy::names().to_vec(),
-            },
-        },
-        check("TimeLog", false),
-        spin("Slow Mover", 100, 10, 1_000),
-        spin("Classic Increment %", 50, 0, 100),
-        check("TM SingleReply", true),
-        check("TM Instability", true),
-        check("TM Stability", true),
-        check("TM ScoreDrop", true),
-    ]
-}
-
-/// The `option name … type …` lines of the `uci` answer.
-pub fn declarations() -> Vec<String> {
-    specs()
-        .into_iter()
-        .map(|s| match s.kind {
-            Kind::Spin { default, min, max } => format!(
-                "option name {} type spin default {default} min {min} max {max}",
-                s.name
-            ),
-            Kind::Check { default } => {
-                format!("option name {} type check default {default}", s.name)
-            }
-            Kind::Combo { default, vars } => {
-                let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
-                format!("option name {} type combo default {default}{vars}", s.name)
-            }
-            Kind::Button => format!("option name {} type button", s.name),
-        })
-        .collect()
-}
 
 /// Current option values.
 #[derive(Clone, Debug)]
@@ -90,7 +14,7 @@ pub struct Options {
     pub threads: usize,
     pub ponder: bool,
     pub multipv: usize,
-    pub move_overhead_ms: i64,
+    /// Strategy, its parameters and state, Slow Mover and Move Overhead.
     pub time: Settings,
     pub time_log: bool,
     pub adjust: Adjustments,
@@ -103,7 +27,6 @@ impl Default for Options {
             threads: 1,
             ponder: false,
             multipv: 1,
-            move_overhead_ms: time::DEFAULT_MOVE_OVERHEAD_MS,
             time: Settings::default(),
             time_log: false,
             adjust: Adjustments::default(),
@@ -119,6 +42,150 @@ pub enum Effect {
     ClearHash,
 }
 
+/// An option's type, range and default, and the setter that applies a checked value.
+enum Kind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+        set: fn(&mut Options, i64) -> Effect,
+    },
+    Check {
+        default: bool,
+        set: fn(&mut Options, bool),
+    },
+    Combo {
+        default: &'static str,
+        vars: Vec<&'static str>,
+        set: fn(&mut Options, &str) -> Result<(), String>,
+    },
+    Button {
+        effect: Effect,
+    },
+    /// A spin that sets a time strategy's parameter.
+    StrategyParam(Param),
+}
+
+struct Spec {
+    name: &'static str,
+    kind: Kind,
+}
+
+fn spin(
+    name: &'static str,
+    default: i64,
+    range: (i64, i64),
+    set: fn(&mut Options, i64) -> Effect,
+) -> Spec {
+    let (min, max) = range;
+    Spec {
+        name,
+        kind: Kind::Spin {
+            default,
+            min,
+            max,
+            set,
+        },
+    }
+}
+
+fn check(name: &'static str, default: bool, set: fn(&mut Options, bool)) -> Spec {
+    Spec {
+        name,
+        kind: Kind::Check { default, set },
+    }
+}
+
+/// The table, in the order the `uci` answer lists it.
+fn specs() -> Vec<Spec> {
+    let strategies = Settings::names();
+    let mut table = vec![
+        spin(
+            "Hash",
+            tt::DEFAULT_MB as i64,
+            (1, tt::MAX_MB as i64),
+            |o, v| {
+                o.hash_mb = v as usize;
+                Effect::ResizeHash
+            },
+        ),
+        spin("Threads", 1, (1, 64), |o, v| {
+            o.threads = v as usize;
+            Effect::None
+        }),
+        check("Ponder", false, |o, v| o.ponder = v),
+        spin("MultiPV", 1, (1, 256), |o, v| {
+            o.multipv = v as usize;
+            Effect::None
+        }),
+        spin(
+            "Move Overhead",
+            DEFAULT_MOVE_OVERHEAD_MS,
+            (0, 5_000),
+            |o, v| {
+                o.time.move_overhead_ms = v;
+                Effect::None
+            },
+        ),
+        Spec {
+            name: "Clear Hash",
+            kind: Kind::Button {
+                effect: Effect::ClearHash,
+            },
+        },
+        Spec {
+            name: "TimeManager",
+            kind: Kind::Combo {
+                default: strategies[0],
+                vars: strategies,
+                set: |o, v| o.time.select(v),
+            },
+        },
+        check("TimeLog", false, |o, v| o.time_log = v),
+        spin("Slow Mover", 100, (10, 1_000), |o, v| {
+            o.time.slow_mover = v as f64 / 100.0;
+            Effect::None
+        }),
+    ];
+    table.extend(Settings::params().into_iter().map(|p| Spec {
+        name: p.name,
+        kind: Kind::StrategyParam(p),
+    }));
+    table.extend([
+        check("TM SingleReply", true, |o, v| o.adjust.single_reply = v),
+        check("TM Instability", true, |o, v| o.adjust.instability = v),
+        check("TM Stability", true, |o, v| o.adjust.stability = v),
+        check("TM ScoreDrop", true, |o, v| o.adjust.score_drop = v),
+    ]);
+    table
+}
+
+/// The `option name … type …` lines of the `uci` answer.
+pub fn declarations() -> Vec<String> {
+    specs()
+        .into_iter()
+        .map(|s| match s.kind {
+            Kind::Spin {
+                default, min, max, ..
+            }
+            | Kind::StrategyParam(Param {
+                default, min, max, ..
+            }) => format!(
+                "option name {} type spin default {default} min {min} max {max}",
+                s.name
+            ),
+            Kind::Check { default, .. } => {
+                format!("option name {} type check default {default}", s.name)
+            }
+            Kind::Combo { default, vars, .. } => {
+                let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+                format!("option name {} type combo default {default}{vars}", s.name)
+            }
+            Kind::Button { .. } => format!("option name {} type button", s.name),
+        })
+        .collect()
+}
+
 impl Options {
     /// Set an option by its (case-insensitive) name. On error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
@@ -127,28 +194,18 @@ impl Options {
             .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
             .ok_or_else(|| format!("unknown option '{}'", shorten(name)))?;
         let raw = value.unwrap_or("").trim();
-        match &spec.kind {
-            Kind::Button => {
-                // "Clear Hash" is the only button.
-                return Ok(Effect::ClearHash);
+        match spec.kind {
+            Kind::Button { effect } => Ok(effect),
+            Kind::Spin { min, max, set, .. } => {
+                let v = read_spin(spec.name, raw, min, max)?;
+                Ok(set(self, v))
             }
-            Kind::Spin { min, max, .. } => {
-                let v: i64 = raw.parse().map_err(|_| {
-                    format!(
-                        "option '{}' needs an integer from {min} to {max}, got '{}'",
-                        spec.name,
-                        shorten(raw)
-                    )
-                })?;
-                if v < *min || v > *max {
-                    return Err(format!(
-                        "option '{}' value {v} is out of range {min}..{max}",
-                        spec.name
-                    ));
-                }
-                return Ok(self.set_spin(spec.name, v));
+            Kind::StrategyParam(p) => {
+                let v = read_spin(spec.name, raw, p.min, p.max)?;
+                self.time.set_param(p.name, v);
+                Ok(Effect::None)
             }
-            Kind::Check { .. } => {
+            Kind::Check { set, .. } => {
                 let v = match raw.to_ascii_lowercase().as_str() {
                     "true" => true,
                     "false" => false,
@@ -160,17 +217,12 @@ impl Options {
                         ))
                     }
                 };
-                match spec.name {
-                    "Ponder" => self.ponder = v,
-                    "TimeLog" => self.time_log = v,
-                    "TM SingleReply" => self.adjust.single_reply = v,
-                    "TM Instability" => self.adjust.instability = v,
-                    "TM Stability" => self.adjust.stability = v,
-                    _ => self.adjust.score_drop = v,
-                }
+                set(self, v);
+                Ok(Effect::None)
             }
-            Kind::Combo { vars, .. } => {
-                let strategy: Strategy = raw.parse().map_err(|_| {
+            Kind::Combo { vars, set, .. } => {
+                // The setter changes nothing when it refuses the value.
+                set(self, raw).map_err(|_| {
                     format!(
                         "option '{}' must be one of {}, got '{}'",
                         spec.name,
@@ -178,26 +230,26 @@ impl Options {
                         shorten(raw)
                     )
                 })?;
-                self.time.strategy = strategy;
+                Ok(Effect::None)
             }
         }
-        Ok(Effect::None)
     }
+}
 
-    fn set_spin(&mut self, name: &str, v: i64) -> Effect {
-        match name {
-            "Hash" => {
-                self.hash_mb = v as usize;
-                return Effect::ResizeHash;
-            }
-            "Threads" => self.threads = v as usize,
-            "MultiPV" => self.multipv = v as usize,
-            "Move Overhead" => self.move_overhead_ms = v,
-            "Slow Mover" => self.time.slow_mover = v as f64 / 100.0,
-            _ => self.time.classic_inc_fraction = v as f64 / 100.0,
-        }
-        Effect::None
+/// An integer within `min..=max`, or the message saying why not.
+fn read_spin(name: &str, raw: &str, min: i64, max: i64) -> Result<i64, String> {
+    let v: i64 = raw.parse().map_err(|_| {
+        format!(
+            "option '{name}' needs an integer from {min} to {max}, got '{}'",
+            shorten(raw)
+        )
+    })?;
+    if v < min || v > max {
+        return Err(format!(
+            "option '{name}' value {v} is out of range {min}..{max}"
+        ));
     }
+    Ok(v)
 }
 
 /// Echo at most 40 characters of untrusted text.
@@ -225,13 +277,13 @@ mod tests {
         assert_eq!(o.hash_mb, 64, "a bad value changed the option");
         assert!(o.set("Hash", None).is_err());
         assert_eq!(o.set("move overhead", Some("50")), Ok(Effect::None));
-        assert_eq!(o.move_overhead_ms, 50);
+        assert_eq!(o.time.move_overhead_ms, 50);
         assert_eq!(o.set("Clear Hash", None), Ok(Effect::ClearHash));
         assert!(o.set("Ponder", Some("maybe")).is_err());
         assert_eq!(o.set("Ponder", Some("TRUE")), Ok(Effect::None));
         assert!(o.ponder);
         assert_eq!(o.set("TimeManager", Some("classic")), Ok(Effect::None));
-        assert_eq!(o.time.strategy, Strategy::Classic);
+        assert_eq!(o.time.strategy().name(), "classic");
         assert!(o.set("TimeManager", Some("fast")).is_err());
         assert!(o
             .set("Nonsense", Some("1"))
@@ -239,6 +291,57 @@ mod tests {
             .contains("unknown option"));
         assert!(o.set("TM Stability", Some("false")).is_ok());
         assert!(!o.adjust.stability);
+    }
+
+    #[test]
+    fn every_declared_option_takes_its_default() {
+        // Each row's setter must accept the value the row declares as its default: a row
+        // whose setter wrote another option, or none, would be caught by the next test.
+        for line in declarations() {
+            let rest = line.trim_start_matches("option name ");
+            let (name, kind) = rest.split_once(" type ").expect("declaration shape");
+            let default = kind.split(" default ").nth(1).map(|d| {
+                d.split(" min ")
+                    .next()
+                    .and_then(|d| d.split(" var ").next())
+                    .unwrap_or(d)
+                    .to_string()
+            });
+            let mut o = Options::default();
+            assert!(o.set(name, default.as_deref()).is_ok(), "{line}");
+        }
+    }
+
+    #[test]
+    fn each_setter_writes_its_own_option() {
+        let mut o = Options::default();
+        o.set("Slow Mover", Some("150")).unwrap();
+        o.set("Classic Increment %", Some("75")).unwrap();
+        o.set("Threads", Some("3")).unwrap();
+        o.set("MultiPV", Some("4")).unwrap();
+        o.set("TM ScoreDrop", Some("false")).unwrap();
+        assert_eq!(o.time.slow_mover, 1.5);
+        assert_eq!((o.threads, o.multipv), (3, 4));
+        assert!(!o.adjust.score_drop && o.adjust.stability);
+        assert_eq!(o.hash_mb, tt::DEFAULT_MB);
+        assert_eq!(o.time.move_overhead_ms, DEFAULT_MOVE_OVERHEAD_MS);
+        let classic = crate::time::Settings::with_strategy("classic").unwrap();
+        let mut chosen = o.time.clone();
+        chosen.select("classic").unwrap();
+        let clock = crate::time::Clock {
+            time_left_ms: 180_000,
+            increment_ms: 2000,
+            moves_to_go: None,
+            overhead_ms: 0,
+        };
+        let game = crate::time::Game::default();
+        // 75 % of the increment instead of 50 %, times Slow Mover 1.5.
+        let with = crate::time::allocate(&chosen, &clock, &game).soft_ms as f64;
+        let plain = crate::time::allocate(&classic, &clock, &game).soft_ms as f64;
+        assert!(
+            (with / plain - 1.5 * 6000.0 / 5500.0).abs() < 0.01,
+            "{with} vs {plain}"
+        );
     }
 
     #[test]

@@ -54,6 +54,7 @@
 //! line; for every command that [`parse`] returns, parsing its rendering gives
 //! the same command back.
 
+use crate::time::GoLimits;
 use std::fmt;
 
 /// Echoed offending text is cut to this many characters (plus "…").
@@ -115,6 +116,25 @@ pub struct GoParams {
     pub infinite: bool,
     pub ponder: bool,
     pub searchmoves: Vec<String>,
+}
+
+impl GoParams {
+    /// What the time manager needs to know: everything but the search moves.
+    pub fn limits(&self) -> GoLimits {
+        GoLimits {
+            wtime: self.wtime,
+            btime: self.btime,
+            winc: self.winc,
+            binc: self.binc,
+            movestogo: self.movestogo,
+            depth: self.depth,
+            nodes: self.nodes,
+            mate: self.mate,
+            movetime: self.movetime,
+            infinite: self.infinite,
+            ponder: self.ponder,
+        }
+    }
 }
 
 /// The result of parsing one line.

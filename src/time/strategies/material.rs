@@ -18,7 +18,7 @@
 //! Source: the Expositor engine (Kade), `src/limits.rs`, `linear_model` and
 //! `calculate_limits`, <https://github.com/expo-dev/expositor>.
 
-use super::{fmt_ms, spread, Inputs, Plan};
+use super::{fmt_ms, spread, Inputs, Plan, Strategy, Style};
 
 /// Floor on moves left without an increment.
 pub const MIN_MOVES_NO_INC: f64 = 24.0;
@@ -59,6 +59,26 @@ pub fn plan(inputs: &Inputs) -> Plan {
             if no_inc { "" } else { "+inc" },
             fmt_ms(soft)
         ),
+    }
+}
+
+/// Moves left from ply and material (see the module doc).
+#[derive(Clone, Debug, Default)]
+pub struct Material;
+
+impl Strategy for Material {
+    fn name(&self) -> &'static str {
+        "material"
+    }
+    fn style(&self) -> Style {
+        Style {
+            symbol: 'M',
+            colour: "#000000",
+            dash: "2 4",
+        }
+    }
+    fn plan(&self, inputs: &Inputs) -> Plan {
+        plan(inputs)
     }
 }
 

@@ -25,7 +25,7 @@
 //! Source: Kade, "An introduction to time management", <https://typ.dev/time-management>,
 //! section "Base Value → Geometric", including the α values tested below.
 
-use super::{fmt_ms, Inputs, Plan};
+use super::{fmt_ms, Inputs, Plan, Strategy, Style};
 
 /// Planning horizon N in moves.
 pub const DEFAULT_MOVES: u32 = 40;
@@ -84,6 +84,40 @@ pub fn plan(inputs: &Inputs, moves: u32, shortest_ms: i64) -> Plan {
             fmt_ms(shortest),
             fmt_ms(soft)
         ),
+    }
+}
+
+/// A fixed fraction of the clock per move (see the module doc).
+#[derive(Clone, Debug)]
+pub struct Geometric {
+    /// Planning horizon N in moves.
+    pub moves: u32,
+    /// The shortest move s we accept at the end of the horizon.
+    pub shortest_ms: i64,
+}
+
+impl Default for Geometric {
+    fn default() -> Geometric {
+        Geometric {
+            moves: DEFAULT_MOVES,
+            shortest_ms: DEFAULT_SHORTEST_MS,
+        }
+    }
+}
+
+impl Strategy for Geometric {
+    fn name(&self) -> &'static str {
+        "geometric"
+    }
+    fn style(&self) -> Style {
+        Style {
+            symbol: 'G',
+            colour: "#009E73",
+            dash: "3 4",
+        }
+    }
+    fn plan(&self, inputs: &Inputs) -> Plan {
+        plan(inputs, self.moves, self.shortest_ms)
     }
 }
 

@@ -19,7 +19,7 @@
 //! the `(t − inc)/moves + inc` split. The exact log-normal version of the same idea is in
 //! [`super::lognormal`]. With `movestogo m`, moves left = m (see the module doc).
 
-use super::{fmt_ms, spread, Inputs, Plan};
+use super::{fmt_ms, spread, Inputs, Plan, Strategy, Style};
 
 /// Ahle's fit: expected plies remaining after `plies_played` plies.
 pub fn expected_plies_remaining(plies_played: u32) -> f64 {
@@ -38,6 +38,26 @@ pub fn plan(inputs: &Inputs) -> Plan {
             inputs.plies_played,
             fmt_ms(soft)
         ),
+    }
+}
+
+/// The default strategy (see the module doc).
+#[derive(Clone, Debug, Default)]
+pub struct Expositor;
+
+impl Strategy for Expositor {
+    fn name(&self) -> &'static str {
+        "expositor"
+    }
+    fn style(&self) -> Style {
+        Style {
+            symbol: 'E',
+            colour: "#0072B2",
+            dash: "",
+        }
+    }
+    fn plan(&self, inputs: &Inputs) -> Plan {
+        plan(inputs)
     }
 }
 

@@ -13,7 +13,7 @@
 //! "180 s with a 2 s increment → 180/40 + 3·2/4 = 6 s" are from Kade, "An introduction
 //! to time management", <https://typ.dev/time-management>.
 
-use super::{finite_or, fmt_ms, Inputs, Plan};
+use super::{finite_or, fmt_ms, Inputs, Plan, Param, Strategy, Style};
 
 /// Assumed moves left when no `movestogo` is given.
 pub const MOVES: f64 = 40.0;
@@ -37,10 +37,59 @@ pub fn plan(inputs: &Inputs, inc_fraction: f64) -> Plan {
     }
 }
 
+/// time/40 + a share of the increment (see the module doc).
+#[derive(Clone, Debug)]
+pub struct Classic {
+    /// Share of the increment added to time/40 (Mediocre: 1/2; variant 3/4).
+    pub inc_fraction: f64,
+}
+
+impl Default for Classic {
+    fn default() -> Classic {
+        Classic {
+            inc_fraction: MEDIOCRE_INC_FRACTION,
+        }
+    }
+}
+
+/// The UCI option that sets [`Classic::inc_fraction`], in percent.
+pub const INC_PERCENT_OPTION: &str = "Classic Increment %";
+
+impl Strategy for Classic {
+    fn name(&self) -> &'static str {
+        "classic"
+    }
+    fn style(&self) -> Style {
+        Style {
+            symbol: 'C',
+            colour: "#D55E00",
+            dash: "14 4 3 4",
+        }
+    }
+    fn plan(&self, inputs: &Inputs) -> Plan {
+        plan(inputs, self.inc_fraction)
+    }
+    fn params(&self) -> Vec<Param> {
+        vec![Param {
+            name: INC_PERCENT_OPTION,
+            default: 50,
+            min: 0,
+            max: 100,
+        }]
+    }
+    fn set_param(&mut self, name: &str, value: i64) -> bool {
+        if name.eq_ignore_ascii_case(INC_PERCENT_OPTION) {
+            self.inc_fraction = value as f64 / 100.0;
+            return true;
+        }
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::{allocate, Clock, Game, History, Settings, Strategy, SOFT_STOP_ALLOWANCE};
+    use crate::time::{allocate, Clock, Game, Settings, SOFT_STOP_ALLOWANCE};
 
     fn clock(t: i64, inc: i64, mtg: Option<u32>) -> Clock {
         Clock {
@@ -57,14 +106,9 @@ mod tests {
         let p = plan(&inputs, THREE_QUARTERS_INC_FRACTION);
         assert!((p.soft_ms - 6000.0).abs() < 1e-9);
         // The soft-stop allowance scales it; the shared clamps leave it alone.
-        let mut s = Settings::new(Strategy::Classic);
-        s.classic_inc_fraction = THREE_QUARTERS_INC_FRACTION;
-        let b = allocate(
-            &s,
-            &clock(180_000, 2000, None),
-            &Game::default(),
-            &History::new(),
-        );
+        let mut s = Settings::with_strategy("classic").expect("classic is registered");
+        assert!(s.set_param(INC_PERCENT_OPTION, 75));
+        let b = allocate(&s, &clock(180_000, 2000, None), &Game::default());
         assert_eq!(b.soft_ms, (6000.0 * SOFT_STOP_ALLOWANCE) as u64);
         assert!(b.why.ends_with("clamps: none"), "{}", b.why);
     }

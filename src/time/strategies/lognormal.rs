@@ -29,7 +29,7 @@
 //! Source of the parameters and the comparison: Kade, "An introduction to time
 //! management", <https://typ.dev/time-management> (the log-normal model behind Ahle's fit).
 
-use super::{expositor, fmt_ms, spread, Inputs, Plan};
+use super::{expositor, fmt_ms, spread, Inputs, Plan, Strategy, Style};
 
 /// μ of ln(game length in plies).
 pub const MU: f64 = 4.2485;
@@ -122,6 +122,26 @@ pub fn compare_with_ahle(plies_played: u32) -> (f64, f64) {
         expositor::expected_plies_remaining(plies_played),
         expected_plies_remaining(f64::from(plies_played)),
     )
+}
+
+/// Expected plies left from the exact log-normal (see the module doc).
+#[derive(Clone, Debug, Default)]
+pub struct LogNormal;
+
+impl Strategy for LogNormal {
+    fn name(&self) -> &'static str {
+        "lognormal"
+    }
+    fn style(&self) -> Style {
+        Style {
+            symbol: 'L',
+            colour: "#E69F00",
+            dash: "10 5",
+        }
+    }
+    fn plan(&self, inputs: &Inputs) -> Plan {
+        plan(inputs)
+    }
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@
 //! defaults init-timeuse 0.7, min-timeuse 0.3, timeuse-update-rate 10, max-move-budget
 //! 0.3) and `src/mcts/stoppers/legacy.cc` (`ComputeEstimatedMovesToGo`).
 
-use super::{finite_or, fmt_ms, History, Inputs, Plan, HARD_FACTOR, LAST_MOVE_SHARE};
+use super::{finite_or, fmt_ms, Inputs, Plan, Strategy, Style, HARD_FACTOR, LAST_MOVE_SHARE};
 
 /// Moves for the time-use estimate to move halfway (lc0 "timeuse-update-rate").
 pub const HALF_LIFE_MOVES: f64 = 10.0;
@@ -62,7 +62,7 @@ pub fn estimated_moves_to_go(plies_played: u32) -> f64 {
     mid * (1.0 + 2.0 * (mv / mid).powf(steep)).powf(1.0 / steep) - mv
 }
 
-pub fn plan(inputs: &Inputs, history: &History) -> Plan {
+pub fn plan(inputs: &Inputs, history: &TimeUse) -> Plan {
     let moves = inputs.moves_left(estimated_moves_to_go(inputs.plies_played));
     let total = inputs.usable_ms + inputs.increment_ms * (moves - 1.0);
     let average = total / moves;
@@ -90,27 +90,102 @@ pub fn plan(inputs: &Inputs, history: &History) -> Plan {
     }
 }
 
-/// Update `h` after a move that took `spent_ms` of a `soft_budget_ms` budget.
-pub(super) fn record(h: &mut History, spent_ms: u64, soft_budget_ms: u64) {
-    if soft_budget_ms == 0 {
-        return;
+/// What earlier moves of this game spent compared with their soft budgets: the state this
+/// strategy learns from. `TimeUse::default()` is a fresh game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimeUse {
+    moves: u32,
+    time_use: f64,
+    average_spent_ms: f64,
+}
+
+impl Default for TimeUse {
+    fn default() -> TimeUse {
+        TimeUse {
+            moves: 0,
+            time_use: INITIAL_TIME_USE,
+            average_spent_ms: 0.0,
+        }
     }
-    let spent = spent_ms as f64;
-    let ratio = (spent / soft_budget_ms as f64).clamp(0.0, HARD_FACTOR);
-    let weight = if h.average_spent_ms > 0.0 {
-        (spent / h.average_spent_ms).clamp(0.0, MAX_UPDATE_WEIGHT)
-    } else {
+}
+
+impl TimeUse {
+    /// A fresh game.
+    pub fn new() -> TimeUse {
+        TimeUse::default()
+    }
+
+    /// Moves recorded so far.
+    pub fn moves(&self) -> u32 {
+        self.moves
+    }
+
+    /// Running estimate of time spent ÷ soft budget.
+    pub fn time_use(&self) -> f64 {
+        self.time_use
+    }
+
+    /// Running (exponentially decayed) average of the time spent per move.
+    pub fn average_spent_ms(&self) -> f64 {
+        self.average_spent_ms
+    }
+
+    /// Record one finished move: how long it took and the soft budget it had. A move with a
+    /// zero budget carries no information and is ignored.
+    pub fn record(&mut self, spent_ms: u64, soft_budget_ms: u64) {
+        let h = self;
+        if soft_budget_ms == 0 {
+            return;
+        }
+        let spent = spent_ms as f64;
+        let ratio = (spent / soft_budget_ms as f64).clamp(0.0, HARD_FACTOR);
+        let weight = if h.average_spent_ms > 0.0 {
+            (spent / h.average_spent_ms).clamp(0.0, MAX_UPDATE_WEIGHT)
+        } else {
+            1.0
+        };
+        let old = finite_or(h.time_use, INITIAL_TIME_USE);
+        h.time_use =
+            exponential_decay(old, ratio, HALF_LIFE_MOVES, weight).clamp(MIN_TIME_USE, MAX_TIME_USE);
+        h.average_spent_ms = if h.moves == 0 {
+            spent
+        } else {
+            exponential_decay(h.average_spent_ms, spent, HALF_LIFE_MOVES, 1.0)
+        };
+        h.moves = h.moves.saturating_add(1);
+    }
+}
+
+/// Lc0's smooth manager (see the module doc); the only strategy with a state.
+#[derive(Clone, Debug, Default)]
+pub struct Smooth {
+    pub time_use: TimeUse,
+}
+
+impl Strategy for Smooth {
+    fn name(&self) -> &'static str {
+        "smooth"
+    }
+    fn style(&self) -> Style {
+        Style {
+            symbol: 'S',
+            colour: "#56B4E9",
+            dash: "5 5",
+        }
+    }
+    fn plan(&self, inputs: &Inputs) -> Plan {
+        plan(inputs, &self.time_use)
+    }
+    /// It measures its own time use and corrects for it, so no extra allowance.
+    fn soft_stop_allowance(&self) -> f64 {
         1.0
-    };
-    let old = finite_or(h.time_use, INITIAL_TIME_USE);
-    h.time_use =
-        exponential_decay(old, ratio, HALF_LIFE_MOVES, weight).clamp(MIN_TIME_USE, MAX_TIME_USE);
-    h.average_spent_ms = if h.moves == 0 {
-        spent
-    } else {
-        exponential_decay(h.average_spent_ms, spent, HALF_LIFE_MOVES, 1.0)
-    };
-    h.moves = h.moves.saturating_add(1);
+    }
+    fn record(&mut self, spent_ms: u64, soft_budget_ms: u64) {
+        self.time_use.record(spent_ms, soft_budget_ms);
+    }
+    fn new_game(&mut self) {
+        self.time_use = TimeUse::default();
+    }
 }
 
 #[cfg(test)]
@@ -142,7 +217,7 @@ mod tests {
 
     #[test]
     fn history_learns_the_time_use() {
-        let mut h = History::new();
+        let mut h = TimeUse::new();
         assert_eq!(h.time_use(), INITIAL_TIME_USE);
         // Ten average moves at 40 % use: halfway from 0.7 to 0.4.
         for _ in 0..10 {
@@ -172,14 +247,14 @@ mod tests {
             overhead_ms: 0,
         };
         let inputs = Inputs::new(&c, &Game::default());
-        let p = plan(&inputs, &History::new());
+        let p = plan(&inputs, &TimeUse::new());
         assert!((p.soft_ms - 300_000.0 / 51.5 / 0.7).abs() < 1e-6);
         let c = Clock {
             time_left_ms: 10_000,
             increment_ms: 60_000,
             ..c
         };
-        let p = plan(&Inputs::new(&c, &Game::default()), &History::new());
+        let p = plan(&Inputs::new(&c, &Game::default()), &TimeUse::new());
         assert!((p.soft_ms - 3000.0).abs() < 1e-9, "{}", p.note);
     }
 }

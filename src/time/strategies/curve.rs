@@ -23,7 +23,7 @@
 //! `EngineController::PopulateSearchLimits`, options `time-curve-peak`,
 //! `time-curve-left-width`, `time-curve-right-width`, `slowmover`.
 
-use super::{finite_or, fmt_ms, Inputs, Plan};
+use super::{finite_or, fmt_ms, Inputs, Plan, Strategy, Style};
 
 /// Lc0 "time-curve-peak" (ply).
 pub const LC0_PEAK: f64 = 26.2;
@@ -115,6 +115,28 @@ pub fn plan(inputs: &Inputs, shape: &Shape) -> Plan {
             fmt_ms(total),
             fmt_ms(soft)
         ),
+    }
+}
+
+/// Lc0's time curve (see the module doc).
+#[derive(Clone, Debug, Default)]
+pub struct Curve {
+    pub shape: Shape,
+}
+
+impl Strategy for Curve {
+    fn name(&self) -> &'static str {
+        "curve"
+    }
+    fn style(&self) -> Style {
+        Style {
+            symbol: 'V',
+            colour: "#CC79A7",
+            dash: "8 3 2 3",
+        }
+    }
+    fn plan(&self, inputs: &Inputs) -> Plan {
+        plan(inputs, &self.shape)
     }
 }
 

@@ -1,0 +1,294 @@
+use super::budget::finish;
+use super::*;
+
+#[test]
+fn sudden_death_reserves_overhead_for_future_moves() {
+    let game = Game::default();
+    // 2+0 at 600 ms left, 10 ms overhead: 590 usable once, minus 12 × 10 = 120.
+    let inputs = Inputs::new(&clock(600, 0, None, 10), &game);
+    assert_eq!(inputs.usable_ms, 470.0);
+    // With 50 ms: 550 usable once, minus 12 × 50 = 600 capped at half of 550.
+    let inputs = Inputs::new(&clock(600, 0, None, 50), &game);
+    assert_eq!(inputs.usable_ms, 275.0);
+    let inputs = Inputs::new(&clock(60_000, 0, None, 10), &game);
+    assert_eq!(inputs.usable_ms, 60_000.0 - 10.0 - 120.0);
+    // An increment pays for the lag: reserved once only.
+    let inputs = Inputs::new(&clock(600, 10, None, 10), &game);
+    assert_eq!(inputs.usable_ms, 590.0);
+    // A smaller one pays for part of it: 1+0.01 with 50 ms reserves (50 − 10) × 12,
+    // within half the clock…
+    let inputs = Inputs::new(&clock(1000, 10, None, 50), &game);
+    assert_eq!(inputs.usable_ms, 950.0 - 475.0);
+    // …and never less than (20 − 10) × 12 for the round trips of the next moves.
+    let inputs = Inputs::new(&clock(150, 10, None, 50), &game);
+    assert_eq!(inputs.usable_ms, 0.0);
+    // Every strategy then spends less with the reserve than without it.
+    for settings in Settings::each_strategy() {
+        let sd = allocate(&settings, &clock(600, 0, None, 10), &game);
+        let inc = allocate(&settings, &clock(600, 1, None, 10), &game);
+        let name = settings.strategy().name();
+        assert!(sd.hard_ms <= inc.hard_ms, "{name}: {sd:?} vs {inc:?}");
+    }
+}
+
+fn clock(t: i64, inc: i64, mtg: Option<u32>, overhead: i64) -> Clock {
+    Clock {
+        time_left_ms: t,
+        increment_ms: inc,
+        moves_to_go: mtg,
+        overhead_ms: overhead,
+    }
+}
+
+/// Every strategy's budget, fresh and after learning from one move.
+fn all_budgets(c: &Clock, g: &Game) -> Vec<Budget> {
+    Settings::each_strategy()
+        .into_iter()
+        .flat_map(|fresh| {
+            let mut learnt = fresh.clone();
+            learnt.record(900, 1000);
+            [allocate(&fresh, c, g), allocate(&learnt, c, g)]
+        })
+        .collect()
+}
+
+/// The invariants every budget must keep.
+fn check(c: &Clock, g: &Game) {
+    let usable = (c.time_left_ms.max(0) as f64 - c.overhead_ms.max(0) as f64).max(0.0);
+    for b in all_budgets(c, g) {
+        assert!(b.soft_ms <= b.hard_ms, "{c:?} {b}");
+        assert!(
+            b.hard_ms as f64 <= hard_share(c.moves_to_go) * usable + 1e-9,
+            "{c:?} {b}"
+        );
+        assert!(
+            b.soft_ms as f64 <= soft_share(c.moves_to_go) * usable + 1e-9,
+            "{c:?} {b}"
+        );
+        assert!(b.hard_ms <= MAX_BUDGET_MS);
+        assert!(!b.why.is_empty());
+    }
+}
+
+#[test]
+fn names_round_trip() {
+    for name in Settings::names() {
+        let s = Settings::with_strategy(name).expect("a listed name");
+        assert_eq!(s.strategy().name(), name);
+        let upper = Settings::with_strategy(&name.to_uppercase()).expect("any case");
+        assert_eq!(upper.strategy().name(), name);
+    }
+    assert_eq!(
+        Settings::names(),
+        [
+            "expositor",
+            "lognormal",
+            "geometric",
+            "classic",
+            "curve",
+            "smooth",
+            "material"
+        ]
+    );
+    assert!(Settings::with_strategy(" Smooth ").is_ok());
+    assert!(Settings::with_strategy("fast").is_err());
+    assert_eq!(Settings::default().strategy().name(), "expositor");
+}
+
+#[test]
+fn tiny_and_odd_clocks_never_panic_and_stay_safe() {
+    let huge = i64::MAX / 4;
+    let cases = [
+        clock(1, 0, None, 0),
+        clock(1, 0, None, 10),
+        clock(30, 0, Some(1), 0),
+        clock(30, 0, Some(1), 10),
+        clock(32, 0, Some(1), 10),
+        clock(100, 5000, None, 10),
+        clock(-5000, 1000, None, 10),
+        clock(-1, -1, Some(0), -1),
+        clock(0, 0, None, 0),
+        clock(huge, huge, None, 10),
+        clock(huge, 0, Some(u32::MAX), huge / 2),
+        clock(i64::MAX, i64::MAX, Some(1), i64::MIN),
+        clock(i64::MIN, i64::MIN, Some(3), i64::MAX),
+        clock(60_000, 0, Some(1), 100_000),
+    ];
+    let games = [
+        Game::default(),
+        Game {
+            plies_played: 300,
+            men: 3,
+        },
+        Game {
+            plies_played: u32::MAX,
+            men: 0,
+        },
+        Game {
+            plies_played: 7,
+            men: u32::MAX,
+        },
+    ];
+    for c in &cases {
+        for g in &games {
+            check(c, g);
+        }
+    }
+}
+
+#[test]
+fn movestogo_one_spends_most_of_the_clock() {
+    // The known failure: `go wtime 32 btime 32 movestogo 1`.
+    let c = clock(32, 0, Some(1), 10);
+    for b in all_budgets(&c, &Game::default()) {
+        // 85 % of the 22 ms left after the overhead.
+        assert_eq!(b.hard_ms, 18, "{b}");
+        assert!(b.soft_ms >= 5, "{b}");
+    }
+    let c = clock(60_000, 0, Some(1), 10);
+    for b in all_budgets(&c, &Game::default()) {
+        assert!(b.soft_ms >= 17_000, "{b}");
+        assert!(b.hard_ms <= 50_991, "{b}");
+    }
+}
+
+#[test]
+fn negative_and_zero_clocks_give_zero() {
+    for t in [-100_000, -1, 0] {
+        for b in all_budgets(&clock(t, 2000, None, 10), &Game::default()) {
+            assert_eq!((b.soft_ms, b.hard_ms), (0, 0), "{b}");
+        }
+    }
+}
+
+#[test]
+fn increment_larger_than_clock() {
+    let c = clock(200, 3000, None, 10);
+    for b in all_budgets(&c, &Game::default()) {
+        assert!(b.hard_ms <= 95, "{b}");
+        assert!(b.soft_ms >= 5, "{b}");
+    }
+}
+
+#[test]
+fn huge_clock_is_capped_without_overflow() {
+    let huge = i64::MAX / 4;
+    for b in all_budgets(&clock(huge, huge, None, 0), &Game::default()) {
+        assert!(b.hard_ms <= MAX_BUDGET_MS, "{b}");
+        assert!(b.soft_ms > 0, "{b}");
+    }
+}
+
+#[test]
+fn min_think_time_applies_when_the_clock_allows() {
+    // A 1 s clock with a tiny 1-move horizon would still get at least MIN_THINK_MS.
+    let b = finish(
+        "test",
+        Plan {
+            soft_ms: 0.3,
+            note: String::new(),
+        },
+        &Inputs::new(&clock(1000, 0, None, 0), &Game::default()),
+    );
+    assert_eq!(b.soft_ms, MIN_THINK_MS as u64);
+    assert!(b.why.contains("min think"));
+    // NaN and negative plans are treated as zero.
+    let b = finish(
+        "test",
+        Plan {
+            soft_ms: f64::NAN,
+            note: String::new(),
+        },
+        &Inputs::new(&clock(1000, 0, None, 0), &Game::default()),
+    );
+    assert_eq!(b.soft_ms, MIN_THINK_MS as u64);
+}
+
+#[test]
+fn hard_is_a_multiple_of_soft_when_uncapped() {
+    let c = clock(300_000, 3000, None, 10);
+    let b = allocate(&Settings::default(), &c, &Game::default());
+    let three = b.soft_ms * HARD_FACTOR as u64;
+    assert!(b.hard_ms >= three && b.hard_ms <= three + 2, "{b}");
+    assert!(
+        b.why.starts_with("expositor: REM(0)=86.8 plies"),
+        "{}",
+        b.why
+    );
+    assert!(b.why.ends_with("clamps: none"), "{}", b.why);
+}
+
+#[test]
+fn overhead_is_reserved_once_when_an_increment_pays_for_lag() {
+    // The increment covers the 1 s overhead: only this move's overhead is kept back.
+    let with = allocate(
+        &Settings::default(),
+        &clock(60_000, 1000, None, 1000),
+        &Game::default(),
+    );
+    let without = allocate(
+        &Settings::default(),
+        &clock(59_000, 1000, None, 0),
+        &Game::default(),
+    );
+    assert_eq!(with.soft_ms, without.soft_ms);
+}
+
+#[test]
+fn overhead_is_also_reserved_per_move_until_a_known_refill() {
+    let inputs = Inputs::new(&clock(2000, 0, Some(40), 10), &Game::default());
+    assert_eq!(inputs.usable_ms, 2000.0 - 10.0 - 39.0 * 10.0);
+    let inputs = Inputs::new(&clock(2000, 0, Some(1), 10), &Game::default());
+    assert_eq!(inputs.usable_ms, 1990.0);
+    // Bounded: an absurd overhead never takes more than half the clock…
+    let inputs = Inputs::new(&clock(20_000, 0, Some(40), 1000), &Game::default());
+    assert_eq!(inputs.usable_ms, 9500.0);
+    // …unless the moves still to be made need more even at their smallest real cost:
+    // 5 moves before the control with 150 ms left keep 4 × 20 ms, not half of 100.
+    let inputs = Inputs::new(&clock(150, 0, Some(5), 50), &Game::default());
+    assert_eq!(inputs.usable_ms, 20.0);
+    // An absurd movestogo counts as 100 moves.
+    let inputs = Inputs::new(&clock(2000, 0, Some(u32::MAX), 10), &Game::default());
+    assert_eq!(inputs.usable_ms, 990.0);
+}
+
+#[test]
+fn slow_mover_scales_and_is_sanitised() {
+    let c = clock(300_000, 0, None, 0);
+    let base = allocate(&Settings::default(), &c, &Game::default());
+    let mut s = Settings::default();
+    s.slow_mover = 1.5;
+    let slow = allocate(&s, &c, &Game::default());
+    assert!((slow.soft_ms as f64 / base.soft_ms as f64 - 1.5).abs() < 0.01);
+    s.slow_mover = f64::NAN;
+    assert_eq!(allocate(&s, &c, &Game::default()).soft_ms, base.soft_ms);
+}
+
+#[test]
+fn movetime_helper() {
+    assert_eq!(movetime_budget(1000).hard_ms, 1000);
+    assert_eq!(movetime_budget(1000).soft_ms, 1000);
+    assert_eq!(movetime_budget(5).hard_ms, 5);
+    assert_eq!(movetime_budget(-5).hard_ms, 0);
+    assert_eq!(movetime_budget(i64::MAX).hard_ms, MAX_BUDGET_MS);
+}
+
+#[test]
+fn soft_stop_rule() {
+    // 600 ms spent, the last depth took 200: a next depth of ~400 fits a 1 s budget...
+    assert!(!stop_before_next_depth(599, 200, 1000));
+    assert!(stop_before_next_depth(600, 200, 1000));
+    // ...but not when the last depth took 300.
+    assert!(stop_before_next_depth(500, 300, 1000));
+    // Branching factor 2 (last = half the elapsed time) gives the old elapsed × 2 rule.
+    assert!(!stop_before_next_depth(499, 249, 1000));
+    assert!(stop_before_next_depth(500, 250, 1000));
+    assert!(stop_before_next_depth(0, 0, 0));
+}
+
+#[test]
+fn formatting() {
+    assert_eq!(fmt_ms(350.0), "350 ms");
+    assert_eq!(fmt_ms(7400.0), "7.4 s");
+    assert_eq!(fmt_ms(f64::NAN), "0 ms");
+}
