@@ -1,27 +1,21 @@
-//! Iterative deepening: search depth 1, 2, 3, … until a limit says stop.
+//! The search: threads (Lazy SMP), the root's legal moves, and the result.
 //!
-//! Two time checks shape every search (the project is built around them):
-//! - **Hard stop** (inside the tree): the `Stopper` counts nodes and polls the clock every
-//!   `POLL_INTERVAL` nodes; past the hard limit the search unwinds at once.
-//! - **Soft stop** (between depths): depth d+1 costs about F = 2 times depth d, so the next
-//!   iteration is started only if the time left in the soft budget covers that,
-//!   `elapsed + F × last iteration < soft` (`time::stop_before_next_depth`), with the soft
-//!   budget scaled by the search-side adjustments of `time::adjust`.
-//!
-//! Which move is played when a search is cut short: the best move of the last completed
-//! iteration, unless the unfinished iteration already searched a root move to completion with
-//! a score above its window's alpha. The first root move searched is the previous best, so such
-//! a move was proved better than it at the greater depth, and is played instead.
+//! `search` runs the main thread's iterative deepening ([`iterate`]) and the helper threads
+//! ([`helper_loop`]), which share only the transposition table. How time bounds the search,
+//! the soft stop between iterations and the hard stop inside the tree, is explained once, in
+//! `crate::time`; [`stopper`] is the hard stop's code, [`iterate`] calls the soft stop.
 
 pub mod alphabeta;
+pub mod aspiration;
 pub mod features;
+pub mod iterate;
 pub mod ordering;
 pub mod see;
 pub mod stopper;
 
 use crate::position::Position;
 use crate::score::{INFINITY, MATE};
-use crate::time::{self, adjust, Mode, TimeLimit};
+use crate::time::{adjust, Mode};
 use crate::tt::TranspositionTable;
 use alphabeta::Searcher;
 use chess::ChessMove;
@@ -151,7 +145,7 @@ pub fn search(
         let stopper = Stopper::new(signals, limits.mode.nodes, hard, true);
         let mut searcher = Searcher::new(root.clone(), tt, stopper);
         searcher.mate_search = limits.mode.mate.is_some();
-        let outcome = main_loop(&mut searcher, root_moves, limits, report);
+        let outcome = iterate::iterate(&mut searcher, root_moves, limits, report);
         signals.finish();
         outcome
     })
@@ -170,199 +164,5 @@ fn helper_loop(searcher: &mut Searcher, root_moves: &[ChessMove], id: usize) {
             }
         }
         depth += 1;
-    }
-}
-
-/// One MultiPV line of the last completed iteration.
-#[derive(Clone)]
-struct Line {
-    score: i32,
-    pv: Vec<ChessMove>,
-}
-
-fn main_loop(
-    s: &mut Searcher,
-    mut root_moves: Vec<ChessMove>,
-    limits: &Limits,
-    report: &mut dyn FnMut(&Info),
-) -> Outcome {
-    let signals = s.stop.signals;
-    let max_depth = limits
-        .mode
-        .depth
-        .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1));
-    let multipv = limits.multipv.clamp(1, root_moves.len());
-    let mut best: ChessMove = root_moves[0];
-    let mut ponder = None;
-    let mut score = 0;
-    let mut completed = 0;
-    let mut reason = StopReason::None;
-    let mut progress = adjust::Progress {
-        legal_moves: root_moves.len(),
-        ..Default::default()
-    };
-    let mut soft_ms = limits.mode.time.budget().map(|b| b.soft_ms);
-    let mut adjust_reason = String::new();
-
-    let info = |s: &Searcher, depth: u32, pv_index: usize, line: &Line, bound| Info {
-        depth,
-        seldepth: s.seldepth,
-        multipv: pv_index + 1,
-        score: line.score,
-        bound,
-        nodes: s.stop.total_nodes(),
-        time: signals.since_go(),
-        hashfull: s.tt.hashfull(),
-        pv: line.pv.clone(),
-    };
-
-    'deepening: for depth in 1..=max_depth {
-        s.seldepth = 0;
-        let iteration_start = signals.elapsed();
-        let mut lines: Vec<Line> = Vec::with_capacity(multipv);
-        for pv_index in 0..multipv {
-            let candidates: Vec<ChessMove> = root_moves
-                .iter()
-                .copied()
-                .filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m)))
-                .collect();
-            let guess = if pv_index == 0 {
-                score
-            } else {
-                lines[pv_index - 1].score
-            };
-            let mut delta = 25;
-            let aspiration = features::Features::current().aspiration;
-            let (mut alpha, mut beta) = if aspiration && depth >= 5 && guess.abs() < 2_000 {
-                (guess - delta, guess + delta)
-            } else {
-                (-INFINITY, INFINITY)
-            };
-            loop {
-                let (value, mv) = s.search_root(&candidates, depth as i32, alpha, beta);
-                if s.stop.is_stopped() {
-                    // The rule in the module doc: a root move that beat alpha in the unfinished
-                    // iteration is played; otherwise the last completed iteration's move.
-                    if pv_index == 0 {
-                        if let Some(m) = mv {
-                            if m != best {
-                                best = m;
-                                ponder = s.root_pv().get(1).copied();
-                                score = value;
-                            }
-                        }
-                    }
-                    reason = s.stop.reason;
-                    break 'deepening;
-                }
-                let mut pv = s.root_pv();
-                if pv.is_empty() {
-                    // A fail low proves no move; show the line being refuted.
-                    pv = vec![best];
-                }
-                let bound = if value <= alpha {
-                    ScoreBound::Upper
-                } else if value >= beta {
-                    ScoreBound::Lower
-                } else {
-                    ScoreBound::Exact
-                };
-                if bound != ScoreBound::Exact {
-                    let line = Line {
-                        score: value,
-                        pv: pv.clone(),
-                    };
-                    report(&info(s, depth, pv_index, &line, bound));
-                }
-                if bound == ScoreBound::Upper {
-                    beta = (alpha + beta) / 2;
-                    alpha = (value - delta).max(-INFINITY);
-                } else if bound == ScoreBound::Lower {
-                    beta = (value + delta).min(INFINITY);
-                } else {
-                    lines.push(Line { score: value, pv });
-                    break;
-                }
-                delta += delta;
-                if delta > 1_000 {
-                    alpha = -INFINITY;
-                    beta = INFINITY;
-                }
-            }
-        }
-        completed = depth;
-        for (i, line) in lines.iter().enumerate() {
-            report(&info(s, depth, i, line, ScoreBound::Exact));
-        }
-        // Order the root moves for the next iteration: the lines' moves first.
-        for line in lines.iter().rev() {
-            if let Some(i) = line
-                .pv
-                .first()
-                .and_then(|f| root_moves.iter().position(|m| m == f))
-            {
-                root_moves[..=i].rotate_right(1);
-            }
-        }
-        let new_best = lines[0].pv.first().copied().unwrap_or(best);
-        let new_score = lines[0].score;
-        if depth > 1 {
-            progress.best_move_changes *= adjust::BEST_MOVE_CHANGE_DECAY;
-            if new_best != best {
-                progress.best_move_changes += 1.0;
-                progress.stable_iterations = 0;
-            } else {
-                progress.stable_iterations += 1;
-            }
-            progress.score_drop_cp = score - new_score;
-        }
-        best = new_best;
-        ponder = lines[0].pv.get(1).copied();
-        score = new_score;
-
-        // Limits that end the search after a completed iteration.
-        if let Some(n) = limits.mode.mate {
-            if score >= MATE - (2 * n as i32 - 1) {
-                reason = StopReason::Mate;
-                break;
-            }
-        }
-        if depth >= max_depth {
-            reason = StopReason::Depth;
-            break;
-        }
-        if let TimeLimit::Clock(budget) = &limits.mode.time {
-            if signals.pondering() {
-                continue;
-            }
-            let scale = adjust::soft_scale(&limits.adjust, &progress);
-            let soft = adjust::scaled_soft_ms(budget.soft_ms, budget.hard_ms, scale);
-            soft_ms = Some(soft);
-            adjust_reason = adjust::reason(&limits.adjust, &progress);
-            let now = signals.elapsed();
-            let elapsed = now.as_millis() as u64;
-            let last = now.saturating_sub(iteration_start).as_millis() as u64;
-            if time::stop_before_next_depth(elapsed, last, soft) {
-                reason = if progress.legal_moves == 1 && limits.adjust.single_reply {
-                    StopReason::SingleReply
-                } else {
-                    StopReason::SoftTime
-                };
-                break;
-            }
-        }
-    }
-    if reason == StopReason::None {
-        reason = StopReason::Depth;
-    }
-    Outcome {
-        best: Some(best),
-        ponder,
-        score,
-        depth: completed,
-        nodes: s.stop.total_nodes(),
-        reason,
-        soft_ms,
-        adjust_reason,
     }
 }

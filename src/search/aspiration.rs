@@ -1,0 +1,101 @@
+//! Aspiration windows: search the root with a narrow window around the expected score, and
+//! widen it on a fail.
+//!
+//! Most iterations end within a few centipawns of the last one, and a narrow window cuts
+//! more of the tree. When the score falls outside, the window is widened on that side (twice
+//! the step each time, the full window past 1000 cp) and the root searched again. Each fail
+//! is reported as a bound, so a GUI sees the score moving.
+
+use super::alphabeta::Searcher;
+use super::features::Features;
+use super::{Info, ScoreBound};
+use crate::score::INFINITY;
+use chess::ChessMove;
+
+/// First half-width of the window, in centipawns.
+const FIRST_DELTA: i32 = 25;
+/// From this depth on the window is narrow (shallow scores jump too much).
+const MIN_DEPTH: u32 = 5;
+/// Scores this large (near mate or decisive) are searched with the full window.
+const MAX_GUESS: i32 = 2_000;
+/// Past this half-width the window becomes the full window.
+const MAX_DELTA: i32 = 1_000;
+
+/// One MultiPV line of a completed iteration.
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub score: i32,
+    pub pv: Vec<ChessMove>,
+}
+
+/// The search stopped inside the window loop: the best root move it had proved so far, if
+/// any, and that move's score.
+pub struct Cut {
+    pub mv: Option<ChessMove>,
+    pub value: i32,
+}
+
+/// The `info` for one line of this iteration.
+pub fn info(s: &Searcher, depth: u32, pv_index: usize, line: &Line, bound: ScoreBound) -> Info {
+    Info {
+        depth,
+        seldepth: s.seldepth,
+        multipv: pv_index + 1,
+        score: line.score,
+        bound,
+        nodes: s.stop.total_nodes(),
+        time: s.stop.signals.since_go(),
+        hashfull: s.tt.hashfull(),
+        pv: line.pv.clone(),
+    }
+}
+
+/// Search the root moves `candidates` at `depth` for line `pv_index`, starting from a window
+/// around `guess`, until the score falls inside it. `shown` is the move a failed-low line
+/// displays, since a fail low proves no move.
+pub fn search_line(
+    s: &mut Searcher,
+    candidates: &[ChessMove],
+    depth: u32,
+    pv_index: usize,
+    guess: i32,
+    shown: ChessMove,
+    report: &mut dyn FnMut(&Info),
+) -> Result<Line, Cut> {
+    let mut delta = FIRST_DELTA;
+    let aspiration = Features::current().aspiration;
+    let (mut alpha, mut beta) = if aspiration && depth >= MIN_DEPTH && guess.abs() < MAX_GUESS {
+        (guess - delta, guess + delta)
+    } else {
+        (-INFINITY, INFINITY)
+    };
+    loop {
+        let (value, mv) = s.search_root(candidates, depth as i32, alpha, beta);
+        if s.stop.is_stopped() {
+            return Err(Cut { mv, value });
+        }
+        let mut pv = s.root_pv();
+        if pv.is_empty() {
+            pv = vec![shown];
+        }
+        let bound = if value <= alpha {
+            ScoreBound::Upper
+        } else if value >= beta {
+            ScoreBound::Lower
+        } else {
+            return Ok(Line { score: value, pv });
+        };
+        report(&info(s, depth, pv_index, &Line { score: value, pv }, bound));
+        if bound == ScoreBound::Upper {
+            beta = (alpha + beta) / 2;
+            alpha = (value - delta).max(-INFINITY);
+        } else {
+            beta = (value + delta).min(INFINITY);
+        }
+        delta += delta;
+        if delta > MAX_DELTA {
+            alpha = -INFINITY;
+            beta = INFINITY;
+        }
+    }
+}

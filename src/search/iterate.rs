@@ -1,0 +1,189 @@
+//! Iterative deepening: search depth 1, 2, 3, … until a limit says stop.
+//!
+//! Each iteration searches every MultiPV line through an aspiration window, reports the
+//! lines, puts their moves first for the next iteration, and tells the time manager what it
+//! saw (best-move changes, score drops); then the limits that end a search after a completed
+//! iteration are checked, the soft stop among them (explained in `crate::time`).
+//!
+//! Which move is played when a search is cut short: the best move of the last completed
+//! iteration, unless the unfinished iteration already searched a root move to completion with
+//! a score above its window's alpha. The first root move searched is the previous best, so
+//! such a move was proved better than it at the greater depth, and is played instead.
+
+use super::alphabeta::Searcher;
+use super::aspiration::{info, search_line, Cut, Line};
+use super::ordering::MAX_PLY;
+use super::{Info, Limits, Outcome, ScoreBound, StopReason};
+use crate::score::MATE;
+use crate::time::{self, adjust, TimeLimit};
+use chess::ChessMove;
+
+/// The move to play and its score, as known so far.
+struct Best {
+    mv: ChessMove,
+    ponder: Option<ChessMove>,
+    score: i32,
+}
+
+pub fn iterate(
+    s: &mut Searcher,
+    mut root_moves: Vec<ChessMove>,
+    limits: &Limits,
+    report: &mut dyn FnMut(&Info),
+) -> Outcome {
+    let max_depth = limits
+        .mode
+        .depth
+        .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1));
+    let mut best = Best {
+        mv: root_moves[0],
+        ponder: None,
+        score: 0,
+    };
+    let mut progress = adjust::Progress {
+        legal_moves: root_moves.len(),
+        ..Default::default()
+    };
+    let mut soft_ms = limits.mode.time.budget().map(|b| b.soft_ms);
+    let mut adjust_reason = String::new();
+    let mut completed = 0;
+    let mut reason = StopReason::Depth;
+
+    for depth in 1..=max_depth {
+        s.seldepth = 0;
+        let iteration_start = s.stop.signals.elapsed();
+        let lines = match search_lines(s, &root_moves, depth, limits.multipv, &best, report) {
+            Ok(lines) => lines,
+            Err(cut) => {
+                play_if_proved(&mut best, cut, s);
+                reason = s.stop.reason;
+                break;
+            }
+        };
+        completed = depth;
+        for (i, line) in lines.iter().enumerate() {
+            report(&info(s, depth, i, line, ScoreBound::Exact));
+        }
+        order_root_moves(&mut root_moves, &lines);
+        track_progress(&mut progress, depth, &best, &lines[0]);
+        best = Best {
+            mv: lines[0].pv.first().copied().unwrap_or(best.mv),
+            ponder: lines[0].pv.get(1).copied(),
+            score: lines[0].score,
+        };
+
+        // Limits that end the search after a completed iteration.
+        if let Some(n) = limits.mode.mate {
+            if best.score >= MATE - (2 * n as i32 - 1) {
+                reason = StopReason::Mate;
+                break;
+            }
+        }
+        if depth >= max_depth {
+            reason = StopReason::Depth;
+            break;
+        }
+        if let TimeLimit::Clock(budget) = &limits.mode.time {
+            if s.stop.signals.pondering() {
+                continue;
+            }
+            let scale = adjust::soft_scale(&limits.adjust, &progress);
+            let soft = adjust::scaled_soft_ms(budget.soft_ms, budget.hard_ms, scale);
+            soft_ms = Some(soft);
+            adjust_reason = adjust::reason(&limits.adjust, &progress);
+            let now = s.stop.signals.elapsed();
+            let elapsed = now.as_millis() as u64;
+            let last = now.saturating_sub(iteration_start).as_millis() as u64;
+            if time::stop_before_next_depth(elapsed, last, soft) {
+                reason = if progress.legal_moves == 1 && limits.adjust.single_reply {
+                    StopReason::SingleReply
+                } else {
+                    StopReason::SoftTime
+                };
+                break;
+            }
+        }
+    }
+    Outcome {
+        best: Some(best.mv),
+        ponder: best.ponder,
+        score: best.score,
+        depth: completed,
+        nodes: s.stop.total_nodes(),
+        reason,
+        soft_ms,
+        adjust_reason,
+    }
+}
+
+/// One iteration: every MultiPV line, each searched without the moves of the lines before
+/// it, in order of the search (the first line is the best).
+fn search_lines(
+    s: &mut Searcher,
+    root_moves: &[ChessMove],
+    depth: u32,
+    multipv: usize,
+    best: &Best,
+    report: &mut dyn FnMut(&Info),
+) -> Result<Vec<Line>, Cut> {
+    let multipv = multipv.clamp(1, root_moves.len());
+    let mut lines: Vec<Line> = Vec::with_capacity(multipv);
+    for pv_index in 0..multipv {
+        let candidates: Vec<ChessMove> = root_moves
+            .iter()
+            .copied()
+            .filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m)))
+            .collect();
+        let guess = lines.last().map_or(best.score, |l| l.score);
+        match search_line(s, &candidates, depth, pv_index, guess, best.mv, report) {
+            Ok(line) => lines.push(line),
+            // Only the first line's cut can change the move played.
+            Err(cut) if pv_index == 0 => return Err(cut),
+            Err(_) => return Err(Cut { mv: None, value: 0 }),
+        }
+    }
+    Ok(lines)
+}
+
+/// The rule in the module doc: a root move that beat alpha in the unfinished iteration is
+/// played; otherwise the last completed iteration's move.
+fn play_if_proved(best: &mut Best, cut: Cut, s: &Searcher) {
+    if let Some(m) = cut.mv {
+        if m != best.mv {
+            best.mv = m;
+            best.ponder = s.root_pv().get(1).copied();
+            best.score = cut.value;
+        }
+    }
+}
+
+/// The lines' moves first, in line order, the rest as they were: the next iteration searches
+/// the likely best move first.
+fn order_root_moves(root_moves: &mut [ChessMove], lines: &[Line]) {
+    for line in lines.iter().rev() {
+        if let Some(i) = line
+            .pv
+            .first()
+            .and_then(|f| root_moves.iter().position(|m| m == f))
+        {
+            root_moves[..=i].rotate_right(1);
+        }
+    }
+}
+
+/// What the time manager's adjustments read: best-move changes (decayed each iteration), the
+/// run of iterations with the same move, and the score drop since the last iteration.
+fn track_progress(progress: &mut adjust::Progress, depth: u32, best: &Best, first: &Line) {
+    if depth <= 1 {
+        return;
+    }
+    let new_best = first.pv.first().copied().unwrap_or(best.mv);
+    progress.best_move_changes *= adjust::BEST_MOVE_CHANGE_DECAY;
+    if new_best != best.mv {
+        progress.best_move_changes += 1.0;
+        progress.stable_iterations = 0;
+    } else {
+        progress.stable_iterations += 1;
+    }
+    progress.score_drop_cp = best.score - first.score;
+}
