@@ -115,7 +115,7 @@ registry!(
     classic::Classic,
     curve::Curve,
     smooth::Smooth,
-    material::Material
+    material::Material,
 );
 
 #[cfg(test)]
