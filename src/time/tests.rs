@@ -78,8 +78,9 @@ fn names_round_trip() {
         let upper = Settings::with_strategy(&name.to_uppercase()).expect("any case");
         assert_eq!(upper.strategy().name(), name);
     }
+    // The menu starts with these, in this order; a new strategy is appended.
     assert_eq!(
-        Settings::names(),
+        Settings::names()[..7],
         [
             "expositor",
             "lognormal",
