@@ -1,6 +1,12 @@
 # OpenBench builds with `make EXE=path`; the default target is that release binary.
 EXE ?= sandglass
 
+# python-chess, for tests/uci_python.rs, lives in a virtual environment inside target/:
+# Debian and Ubuntu refuse `pip install` into the system Python (PEP 668), and `cargo clean`
+# removes it with everything else the build made.
+VENV := target/venv
+PYTHON := $(abspath $(VENV))/bin/python3
+
 .PHONY: all test python-deps clean
 
 all:
@@ -9,14 +15,17 @@ all:
 
 # The test command of the README and of .ci/run: everything in release (the perft suites and
 # the engine tests need the speed), then the FEN tests again in debug, where overflow checks
-# are on.
+# are on. SANDGLASS_PYTHON tells tests/uci_python.rs which Python to run.
 test: python-deps
-	cargo test --release
+	SANDGLASS_PYTHON=$(PYTHON) cargo test --release
 	cargo test --test fen
 
-# python-chess drives the engine as a real client in tests/uci_python.rs.
+# A venv left without pip (python3-venv was missing when it was made) is made again.
 python-deps:
-	@python3 -c "import chess" 2>/dev/null || python3 -m pip install --quiet chess
+	@test -x $(VENV)/bin/pip || { rm -rf $(VENV) && python3 -m venv $(VENV); } || { \
+		echo "error: python3 -m venv failed; on Debian/Ubuntu: sudo apt install python3-venv" >&2; \
+		rm -rf $(VENV); exit 1; }
+	@$(PYTHON) -c "import chess" 2>/dev/null || $(PYTHON) -m pip install --quiet chess
 
 clean:
 	cargo clean

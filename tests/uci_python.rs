@@ -1,10 +1,13 @@
 //! The engine driven by python-chess, a real UCI client (`tests/python/client.py`): analyse,
 //! play against a clock, ponder, configure options and stop an infinite analysis.
 //!
-//! python-chess is a test dependency: `python3 -m pip install chess` (`make python-deps`).
-//! Without it this test fails, it is never skipped silently.
+//! python-chess is a test dependency. `make test` installs it into a virtual environment,
+//! `target/venv`, and names that Python in `SANDGLASS_PYTHON`; without the variable the test
+//! uses `target/venv` if it exists, else `python3`. Without python-chess this test fails, it
+//! is never skipped silently.
 
 use std::io::Read;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -22,33 +25,50 @@ fn drain(mut pipe: impl Read + Send + 'static) -> thread::JoinHandle<String> {
     })
 }
 
+const VENV_PYTHON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/venv/bin/python3");
+const HOW: &str = "run `make test` (it installs python-chess into target/venv), or set \
+                   SANDGLASS_PYTHON to a Python that has python-chess";
+
+/// The Python to run the client with, and where that choice came from.
+fn python() -> (String, &'static str) {
+    match std::env::var("SANDGLASS_PYTHON") {
+        Ok(p) if !p.is_empty() => (p, "SANDGLASS_PYTHON"),
+        _ if Path::new(VENV_PYTHON).exists() => (VENV_PYTHON.to_string(), "target/venv"),
+        _ => (
+            "python3".to_string(),
+            "the PATH (no SANDGLASS_PYTHON, no target/venv)",
+        ),
+    }
+}
+
 #[test]
 fn python_chess_drives_the_engine() {
-    let probe = Command::new("python3")
+    let (python, from) = python();
+    let probe = Command::new(&python)
         .args(["-c", "import chess, chess.engine"])
         .output();
     match probe {
-        Err(e) => panic!("cannot run python3 ({e}); install Python 3 and `python3 -m pip install chess`"),
+        Err(e) => panic!("cannot run {python} (from {from}): {e}; {HOW}"),
         Ok(out) if !out.status.success() => panic!(
-            "python-chess is missing: run `python3 -m pip install chess` (or `make python-deps`)\n{}",
+            "python-chess is missing in {python} (from {from}): {HOW}\n{}",
             String::from_utf8_lossy(&out.stderr)
         ),
         Ok(_) => {}
     }
 
-    let mut child = Command::new("python3")
+    let mut child = Command::new(&python)
         .arg(CLIENT)
         .arg(BIN)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("start python3");
+        .expect("start the Python client");
     let stdout = drain(child.stdout.take().expect("stdout"));
     let stderr = drain(child.stderr.take().expect("stderr"));
     let started = Instant::now();
     let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for python3") {
+        if let Some(status) = child.try_wait().expect("wait for the Python client") {
             break Some(status);
         }
         if started.elapsed() > TIMEOUT {
@@ -64,7 +84,7 @@ fn python_chess_drives_the_engine() {
     match status {
         None => panic!("client.py did not finish within {TIMEOUT:?}\n{out}\n{err}"),
         Some(s) if s.code() == Some(3) => {
-            panic!("python-chess is missing: run `python3 -m pip install chess`\n{err}")
+            panic!("python-chess is missing in {python} (from {from}): {HOW}\n{err}")
         }
         Some(s) => assert!(
             s.success(),

@@ -4,7 +4,7 @@
 Usage: python3 tests/python/client.py <path to the sandglass binary>
 
 Exit code 0 when every check passes, 1 when one fails, 3 when python-chess is missing.
-Run by tests/uci_python.rs; python-chess comes from `python3 -m pip install chess`.
+Run by tests/uci_python.rs; `make test` installs python-chess into target/venv.
 """
 
 import sys
@@ -14,7 +14,7 @@ try:
     import chess
     import chess.engine
 except ImportError as exc:
-    print(f"python-chess is missing ({exc}): run `python3 -m pip install chess`", file=sys.stderr)
+    print(f"python-chess is missing ({exc}): run `make test` (it installs it into target/venv)", file=sys.stderr)
     sys.exit(3)
 
 # Every python-chess command (handshake, isready, bestmove of a bounded search) must come
