@@ -645,7 +645,14 @@ impl<'a> Searcher<'a> {
             Bound::Upper
         };
         let eval = if in_check { -MATE_BOUND } else { stand_pat };
-        self.tt.store(key, ply, best_move, best, eval, 0, bound);
+        let entry = Entry {
+            mv: best_move,
+            score: best,
+            eval,
+            depth: 0,
+            bound,
+        };
+        self.tt.store(key, ply, entry);
         best
     }
 }
