@@ -609,7 +609,7 @@ impl<'a> Searcher<'a> {
                 }
                 // Move-count pruning: past the first QS_CAPTURES captures, and deeper than
                 // QS_RECAPTURES_FROM plies into quiescence, only recaptures.
-                if Some(m.get_dest()) != recapture_square {
+                if self.feat.qs_move_count && Some(m.get_dest()) != recapture_square {
                     if captures >= QS_CAPTURES || qdepth >= QS_RECAPTURES_FROM {
                         continue;
                     }

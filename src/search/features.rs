@@ -28,10 +28,12 @@ pub struct Features {
     pub continuation_history: bool,
     pub singular_extension: bool,
     pub quiet_see_pruning: bool,
+    /// Quiescence move-count pruning and recapture-only deep quiescence.
+    pub qs_move_count: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 14] = [
         "nmp",
         "lmr",
         "rfp",
@@ -45,6 +47,7 @@ impl Features {
         "conthist",
         "singular",
         "quietsee",
+        "qsmovecount",
     ];
 
     pub const ALL: Features = Features {
@@ -61,6 +64,7 @@ impl Features {
         continuation_history: true,
         singular_extension: true,
         quiet_see_pruning: true,
+        qs_move_count: true,
     };
 
     /// All features except those named in the comma-separated list.
@@ -81,6 +85,7 @@ impl Features {
                 "conthist" => f.continuation_history = false,
                 "singular" => f.singular_extension = false,
                 "quietsee" => f.quiet_see_pruning = false,
+                "qsmovecount" => f.qs_move_count = false,
                 _ => {}
             }
         }
