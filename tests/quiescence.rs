@@ -9,6 +9,7 @@
 
 use sandglass::position::Position;
 use sandglass::search::{self, Limits, Signals};
+use sandglass::time::Mode;
 use sandglass::tt::TranspositionTable;
 
 /// Far above what bounded quiescence needs (at most about 25,000 nodes on these), far below
@@ -86,8 +87,11 @@ fn depth_one_finishes_within_a_node_bound_on_hostile_positions() {
         let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{name}: {fen}: {e}"));
         tt.clear();
         let limits = Limits {
-            depth: Some(1),
-            nodes: Some(NODE_BOUND),
+            mode: Mode {
+                depth: Some(1),
+                nodes: Some(NODE_BOUND),
+                ..Mode::default()
+            },
             ..Limits::default()
         };
         let outcome = search::search(&pos, &limits, &tt, &Signals::new(false), &mut |_| {});
