@@ -1,0 +1,195 @@
+//! The two pictures of `tm`, both two panels on one move axis (budget or time per move
+//! above, clock left below): a simulated game per strategy, and a recorded game with what
+//! the strategies would have planned on its clock.
+
+use super::clocks::GameRecord;
+use super::svg::{player_style, strategy_style, Figure, Panel, Series, Shape};
+use super::Simulation;
+use crate::time::{Budget, Strategy};
+
+fn s(ms: f64) -> f64 {
+    ms / 1000.0
+}
+
+fn emphasised(strategy: Strategy, count: usize) -> bool {
+    strategy == Strategy::default() || count == 1
+}
+
+/// The soft-budget line of a strategy, with the hard limit as a band when emphasised.
+fn budget_series(strategy: Strategy, budgets: &[(f64, u64, u64)], count: usize) -> Series {
+    let emphasis = emphasised(strategy, count);
+    let mut series = Series::line(
+        &format!(
+            "{}{}",
+            strategy.name(),
+            if strategy == Strategy::default() {
+                " (default)"
+            } else {
+                ""
+            }
+        ),
+        strategy_style(strategy),
+        budgets
+            .iter()
+            .map(|&(x, soft, _)| (x, s(soft as f64)))
+            .collect(),
+    );
+    if emphasis {
+        series.shape = Shape::Line {
+            band: budgets
+                .iter()
+                .map(|&(x, soft, hard)| (x, s(soft as f64), s(hard as f64)))
+                .collect(),
+        };
+    }
+    series.emphasis = emphasis;
+    series
+}
+
+/// A simulated game: soft budget (hard as a band) and the clock left, per strategy.
+pub fn simulation(sims: &[Simulation], title: &str, caption: &str) -> Figure {
+    let n = sims.len();
+    let mut budget = Vec::new();
+    let mut clock = Vec::new();
+    for sim in sims {
+        let points: Vec<(f64, u64, u64)> = sim
+            .rows
+            .iter()
+            .map(|r| (f64::from(r.number), r.soft_ms, r.hard_ms))
+            .collect();
+        budget.push(budget_series(sim.strategy, &points, n));
+        let mut c = budget_series(sim.strategy, &[], n);
+        c.shape = Shape::Line { band: Vec::new() };
+        c.points = sim
+            .rows
+            .iter()
+            .map(|r| (f64::from(r.number), s(r.clock_after_ms as f64)))
+            .collect();
+        c.alarms = sim
+            .rows
+            .iter()
+            .filter(|r| r.flagged)
+            .map(|r| (f64::from(r.number), s(r.clock_after_ms.max(0) as f64)))
+            .collect();
+        clock.push(c);
+    }
+    Figure {
+        title: title.to_string(),
+        caption: caption.to_string(),
+        x_label: "our move number".to_string(),
+        panels: vec![
+            Panel {
+                y_label: "budget per move, s (line: soft; band: up to hard)".to_string(),
+                series: budget,
+            },
+            Panel {
+                y_label: "clock left after the move, s".to_string(),
+                series: clock,
+            },
+        ],
+    }
+}
+
+/// What a strategy planned at each move of the chosen player.
+pub struct Overlay {
+    pub strategy: Strategy,
+    pub budgets: Vec<Budget>,
+}
+
+/// A recorded game: time spent per move (bars) with the strategies' plans for `player`
+/// (0 = White, 1 = Black) if any, and both players' clocks.
+pub fn game(record: &GameRecord, player: usize, overlays: &[Overlay], caption: &str) -> Figure {
+    let mut top = Vec::new();
+    let mut bottom = Vec::new();
+    let shown: Vec<usize> = if overlays.is_empty() {
+        vec![0, 1]
+    } else {
+        vec![player.min(1)]
+    };
+    for (slot, &i) in shown.iter().enumerate() {
+        let p = &record.players[i];
+        if p.moves.is_empty() {
+            continue;
+        }
+        let colour = if p.white { "White" } else { "Black" };
+        top.push(Series {
+            label: format!("{colour}: time spent"),
+            style: player_style(p.white),
+            shape: Shape::Bars {
+                slot,
+                slots: shown.len(),
+            },
+            points: p
+                .moves
+                .iter()
+                .map(|m| (f64::from(m.number), s(m.spent_ms as f64)))
+                .collect(),
+            alarms: Vec::new(),
+            emphasis: false,
+        });
+    }
+    if let Some(p) = record.players.get(player.min(1)) {
+        for o in overlays {
+            let points: Vec<(f64, u64, u64)> = p
+                .moves
+                .iter()
+                .zip(&o.budgets)
+                .map(|(m, b)| (f64::from(m.number), b.soft_ms, b.hard_ms))
+                .collect();
+            let mut series = budget_series(o.strategy, &points, overlays.len());
+            series.label = format!("{} plan", series.label);
+            top.push(series);
+        }
+    }
+    for p in &record.players {
+        if p.moves.is_empty() {
+            continue;
+        }
+        let colour = if p.white { "White" } else { "Black" };
+        let mut series = Series::line(
+            &format!("{colour}: clock left"),
+            player_style(p.white),
+            p.moves
+                .iter()
+                .map(|m| (f64::from(m.number), s(m.clock_after_ms as f64)))
+                .collect(),
+        );
+        series.alarms = p
+            .moves
+            .iter()
+            .filter(|m| m.low_ms() < 0)
+            .map(|m| (f64::from(m.number), 0.0))
+            .collect();
+        bottom.push(series);
+    }
+    let names = format!("{} vs {}", record.players[0].name, record.players[1].name);
+    Figure {
+        title: format!(
+            "Game {}: {}, {} ({})",
+            record.index,
+            super::pgn::truncate(&names, 60),
+            if record.tc_text.is_empty() {
+                "?"
+            } else {
+                &record.tc_text
+            },
+            record.result
+        ),
+        caption: caption.to_string(),
+        x_label: "move number".to_string(),
+        panels: vec![
+            Panel {
+                y_label: if overlays.is_empty() {
+                    "time spent per move, s".to_string()
+                } else {
+                    "time per move, s (bars: spent; lines: plans, band up to hard)".to_string()
+                },
+                series: top,
+            },
+            Panel {
+                y_label: "clock left after the move, s (increment included)".to_string(),
+                series: bottom,
+            },
+        ],
+    }
+}
