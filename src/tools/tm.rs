@@ -607,7 +607,9 @@ fn run_pgn(args: &TmArgs, path: &std::path::Path) -> Result<(), String> {
             return Err(if n == 0 || n > rep.games {
                 format!("--game {n}: {name} holds games 1 to {}", rep.games)
             } else {
-                let why = rep.problems.first().cloned().unwrap_or_default();
+                let prefix = format!("game {n} ");
+                let why = rep.problems.iter().find(|p| p.starts_with(&prefix));
+                let why = why.cloned().unwrap_or_default();
                 format!("--game {n} has no clock record to show: {why}")
             });
         }

@@ -105,11 +105,32 @@ pub struct GameRecord {
     /// Everything that could not be read, each naming the game and move.
     pub problems: Vec<String>,
     pub plies: usize,
+    /// The side (0 = White) that lost on time, from the Termination tag and the result.
+    pub lost_on_time: Option<usize>,
 }
 
 impl GameRecord {
     pub fn has_clock(&self) -> bool {
         self.players.iter().any(|p| !p.moves.is_empty())
+    }
+
+    /// Did this player lose the game on time?
+    pub fn flagged(&self, player: &PlayerRecord) -> bool {
+        self.lost_on_time == Some(usize::from(!player.white))
+    }
+}
+
+/// Which side lost on time: `Termination` says "time forfeit" (lichess, match.py,
+/// fastchess) and the result names the loser.
+fn lost_on_time(game: &RawGame) -> Option<usize> {
+    let termination = game.tag("Termination")?.to_ascii_lowercase();
+    if !termination.contains("time forfeit") {
+        return None;
+    }
+    match game.tag("Result")? {
+        "1-0" => Some(1),
+        "0-1" => Some(0),
+        _ => None,
     }
 }
 
@@ -228,7 +249,7 @@ fn parse_hms(text: &str) -> Option<i64> {
 /// A plain number (ms or s), non-negative and finite.
 fn parse_number(text: &str, scale: f64) -> Option<i64> {
     let v: f64 = text.parse().ok()?;
-    (v.is_finite() && v >= 0.0 && v < 1e12).then(|| (v * scale).round() as i64)
+    (0.0..1e12).contains(&v).then(|| (v * scale).round() as i64)
 }
 
 /// Read one move's comment; `Err` names the piece that looks like a clock but is not one.
@@ -483,6 +504,7 @@ pub fn read_game(game: &RawGame) -> GameRecord {
         players,
         problems,
         plies: game.moves.len(),
+        lost_on_time: lost_on_time(game),
     }
 }
 

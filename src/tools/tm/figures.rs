@@ -3,7 +3,7 @@
 //! the strategies would have planned on its clock.
 
 use super::clocks::GameRecord;
-use super::svg::{player_style, strategy_style, Figure, Panel, Series, Shape};
+use super::svg::{player_style, shorten, strategy_style, Figure, Panel, Series, Shape};
 use super::Simulation;
 use crate::time::{Budget, Strategy};
 
@@ -136,9 +136,7 @@ pub fn game(record: &GameRecord, player: usize, overlays: &[Overlay], caption: &
                 .zip(&o.budgets)
                 .map(|(m, b)| (f64::from(m.number), b.soft_ms, b.hard_ms))
                 .collect();
-            let mut series = budget_series(o.strategy, &points, overlays.len());
-            series.label = format!("{} plan", series.label);
-            top.push(series);
+            top.push(budget_series(o.strategy, &points, overlays.len()));
         }
     }
     for p in &record.players {
@@ -162,19 +160,18 @@ pub fn game(record: &GameRecord, player: usize, overlays: &[Overlay], caption: &
             .collect();
         bottom.push(series);
     }
-    let names = format!("{} vs {}", record.players[0].name, record.players[1].name);
+    let names = format!(
+        "{} vs {}",
+        shorten(&record.players[0].name, 22),
+        shorten(&record.players[1].name, 22)
+    );
+    let tc = if record.tc_text.is_empty() {
+        "?"
+    } else {
+        &record.tc_text
+    };
     Figure {
-        title: format!(
-            "Game {}: {}, {} ({})",
-            record.index,
-            super::pgn::truncate(&names, 60),
-            if record.tc_text.is_empty() {
-                "?"
-            } else {
-                &record.tc_text
-            },
-            record.result
-        ),
+        title: format!("Game {}: {names}, {tc} ({})", record.index, record.result),
         caption: caption.to_string(),
         x_label: "move number".to_string(),
         panels: vec![

@@ -73,9 +73,10 @@ pub fn page(rep: &Replay, choice: &Choice) -> String {
             .players
             .iter()
             .filter_map(|p| {
-                p.moves
-                    .last()
-                    .map(|m| format!("{} {} s", p.name, super::secs(m.clock_after_ms as f64)))
+                p.moves.last().map(|m| {
+                    let name = super::svg::shorten(&p.name, 24);
+                    format!("{name} {} s", super::secs(m.clock_after_ms as f64))
+                })
             })
             .collect();
         let _ = writeln!(
@@ -131,7 +132,8 @@ fn summary_table(out: &mut String, rep: &Replay) {
         out,
         "<p class=\"note\">clock @N: mean clock left after move N, increment included (in brackets: games that reached move N). \
          used by N: time spent in moves 1…N ÷ (starting clock + the increments and refills received by then), mean over the games that reached N. \
-         lowest: the lowest clock at the moment of moving, before the increment. moves &lt;1 s: moves that left under 1 s.</p>"
+         lowest: the lowest clock at the moment of moving, before the increment. moves &lt;1 s: moves that left under 1 s. \
+         lost on time: from the Termination tag (the flagging move itself is not in the game score).</p>"
     );
 }
 

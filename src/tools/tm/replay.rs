@@ -28,7 +28,10 @@ pub struct Choice {
 pub struct Replay {
     pub file: String,
     pub games: usize,
+    /// Games with a clock record (of the chosen player's games).
     pub with_clock: usize,
+    /// " of NAME's" when a player was chosen, for the header.
+    pub scope: String,
     pub notations: Vec<(Notation, usize)>,
     pub problems: Vec<String>,
     pub problem_count: usize,
@@ -50,6 +53,7 @@ pub fn load<R: BufRead>(input: R, file: &str, choice: &Choice) -> Replay {
         file: file.to_string(),
         games: 0,
         with_clock: 0,
+        scope: player.map_or(String::new(), |p| format!(" of {p}'s")),
         notations: Vec::new(),
         problems: Vec::new(),
         problem_count: 0,
@@ -67,16 +71,18 @@ pub fn load<R: BufRead>(input: R, file: &str, choice: &Choice) -> Replay {
         };
         rep.games += 1;
         let record = read_game(&raw);
-        let chosen = choice.game.is_none_or(|n| n == record.index) && involves(&record, player);
-        if chosen {
-            rep.problem_count += record.problems.len();
-            for p in &record.problems {
-                if rep.problems.len() < MAX_PROBLEMS {
-                    rep.problems.push(p.clone());
-                }
+        // The summary and the problems cover the whole file (the chosen player's games);
+        // --game only chooses the detail.
+        if !involves(&record, player) {
+            continue;
+        }
+        rep.problem_count += record.problems.len();
+        for p in &record.problems {
+            if rep.problems.len() < MAX_PROBLEMS {
+                rep.problems.push(p.clone());
             }
         }
-        if !record.has_clock() || !chosen {
+        if !record.has_clock() {
             continue;
         }
         rep.with_clock += 1;
@@ -87,7 +93,7 @@ pub fn load<R: BufRead>(input: R, file: &str, choice: &Choice) -> Replay {
             }
         }
         summaries.add(&record);
-        if rep.kept.len() < MAX_KEPT {
+        if choice.game.is_none_or(|n| n == record.index) && rep.kept.len() < MAX_KEPT {
             rep.kept.push(record);
         }
     }
@@ -188,8 +194,8 @@ pub fn detail(record: &GameRecord, side: usize, choice: &Choice) -> String {
 /// The header lines: what was read and how.
 pub fn header(rep: &Replay) -> String {
     let mut out = format!(
-        "tm --pgn {}: {} games, {} with a clock record",
-        rep.file, rep.games, rep.with_clock
+        "tm --pgn {}: {} games, {}{} with a clock record",
+        rep.file, rep.games, rep.with_clock, rep.scope
     );
     if !rep.notations.is_empty() {
         let kinds: Vec<String> = rep
@@ -280,6 +286,6 @@ mod tests {
         let t = super::text(&rep, &one);
         assert!(t.contains("material soft/hard"), "{t}");
         let picture = figure(&rep.kept[0], &one);
-        assert!(picture.contains("expositor (default) plan"));
+        assert!(picture.contains("expositor (default)"));
     }
 }

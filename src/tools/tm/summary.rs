@@ -33,6 +33,8 @@ pub struct Summary {
     pub lowest: Option<(i64, String)>,
     /// Moves that left the clock below [`TROUBLE_MS`] before the increment.
     pub under_1s: usize,
+    /// Games lost on time (from the Termination tag: the flagging move is not in the score).
+    pub flags: usize,
 }
 
 /// Running totals for one [`Summary`], fed one (game, player) record at a time so that a
@@ -49,6 +51,7 @@ pub struct Accumulator {
     games: usize,
     moves: usize,
     under_1s: usize,
+    flags: usize,
 }
 
 fn mean((sum, n): (f64, usize)) -> Option<f64> {
@@ -68,13 +71,16 @@ impl Accumulator {
             games: 0,
             moves: 0,
             under_1s: 0,
+            flags: 0,
         }
     }
 
-    pub fn add(&mut self, game_index: usize, player: &PlayerRecord) {
+    pub fn add(&mut self, game: &GameRecord, player: &PlayerRecord) {
         let (Some(first), Some(last)) = (player.moves.first(), player.moves.last()) else {
             return;
         };
+        let game_index = game.index;
+        self.flags += usize::from(game.flagged(player));
         self.games += 1;
         self.moves += player.moves.len();
         for (slot, &n) in self.at.iter_mut().zip(&self.checkpoints) {
@@ -129,6 +135,7 @@ impl Accumulator {
             share_games: self.shares.1,
             lowest: self.lowest.clone(),
             under_1s: self.under_1s,
+            flags: self.flags,
         }
     }
 }
@@ -142,7 +149,7 @@ pub fn summarise<'a>(
 ) -> Summary {
     let mut acc = Accumulator::new(name, checkpoints, share_by);
     for (game, player) in records {
-        acc.add(game.index, player);
+        acc.add(game, player);
     }
     acc.finish()
 }
@@ -175,13 +182,13 @@ impl Summaries {
             if self.only.as_deref().is_some_and(|o| o != p.name) {
                 continue;
             }
-            self.all.add(game.index, p);
+            self.all.add(game, p);
             match self.per.iter_mut().find(|a| a.name == p.name) {
-                Some(acc) => acc.add(game.index, p),
+                Some(acc) => acc.add(game, p),
                 None => {
                     if self.names.insert(p.name.clone()) && self.per.len() <= MAX_PLAYER_ROWS {
                         let mut acc = Accumulator::new(&p.name, &CHECKPOINTS, SHARE_BY);
-                        acc.add(game.index, p);
+                        acc.add(game, p);
                         self.per.push(acc);
                     }
                 }
@@ -218,6 +225,7 @@ pub fn cells(s: &Summary) -> Vec<String> {
         format!("{} ({at})", secs(*ms as f64))
     }));
     out.push(s.under_1s.to_string());
+    out.push(s.flags.to_string());
     out
 }
 
@@ -231,6 +239,7 @@ pub fn headings(s: &Summary) -> Vec<String> {
     out.push(format!("used by {}", s.share_by));
     out.push("lowest s".into());
     out.push("moves <1 s".into());
+    out.push("lost on time".into());
     out
 }
 
@@ -260,7 +269,85 @@ pub fn table(rows: &[Summary]) -> String {
     out.push_str(
         "clock @N: mean clock left after move N (increment included), over the games that reached it (count);\n\
          used by N: time spent in moves 1..N / (starting clock + increments and refills by then);\n\
-         lowest: the lowest clock at the moment of moving, before the increment; moves <1 s: moves that left under 1 s.\n",
+         lowest: the lowest clock at the moment of moving, before the increment; moves <1 s: moves that left under 1 s;\n\
+         lost on time: from the Termination tag (the flagging move itself is not in the game score).\n",
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::clocks::read_game;
+    use super::super::pgn::parse_str;
+    use super::*;
+
+    /// tests/data/tm/hand.pgn, worked out by hand (match.py notation, 10+1):
+    ///
+    /// A, game 1 (White): before/spent/after 10.0/0.5/10.5, 10.5/1.0/10.5, 10.5/3.0/8.5;
+    /// A, game 2 (Black): 10.0/9.7/1.3 (the clock was at 0.3 s when it moved).
+    /// B, game 1 (Black): 10.0/2.0/9.0, 9.0/7.5/2.5, 2.5/1.2/2.3;
+    /// B, game 2 (White): 10.0/4.0/7.0, 7.0/0.1/7.9.
+    #[test]
+    fn summary_matches_the_hand_computed_numbers() {
+        let games = parse_str(include_str!("../../../tests/data/tm/hand.pgn"));
+        let records: Vec<GameRecord> = games.iter().map(read_game).collect();
+        let pairs = |name: &'static str| {
+            records
+                .iter()
+                .flat_map(move |g| g.players.iter().map(move |p| (g, p)))
+                .filter(move |(_, p)| p.name == name)
+        };
+        let a = summarise("A", pairs("A"), &[1, 2, 3], 2);
+        assert_eq!((a.games, a.moves), (2, 4));
+        // Move 1: (10.5 + 1.3) / 2; move 2 and 3: game 1 only.
+        assert_eq!(
+            a.at,
+            [
+                (1, Some(5900.0), 2),
+                (2, Some(10_500.0), 1),
+                (3, Some(8500.0), 1)
+            ]
+        );
+        assert_eq!(a.end_ms, Some(4900.0));
+        // By move 2 of game 1: spent 1.5 of 10 + 2 × 1 = 12 s. Game 2 ended before move 2.
+        assert_eq!((a.share, a.share_games), (Some(0.125), 1));
+        assert_eq!(a.lowest, Some((300, "game 2 move 1...".to_string())));
+        assert_eq!(a.under_1s, 1);
+
+        let b = summarise("B", pairs("B"), &[1, 2, 3], 2);
+        assert_eq!((b.games, b.moves), (2, 5));
+        assert_eq!(
+            b.at,
+            [
+                (1, Some(8000.0), 2),
+                (2, Some(5200.0), 2),
+                (3, Some(2300.0), 1)
+            ]
+        );
+        assert_eq!(b.end_ms, Some(5100.0));
+        // (9.5 / 12 + 4.1 / 12) / 2
+        let share = b.share.unwrap_or(0.0);
+        assert!((share - 13.6 / 24.0).abs() < 1e-12, "{share}");
+        assert_eq!(b.share_games, 2);
+        assert_eq!(b.lowest, Some((1300, "game 1 move 3...".to_string())));
+        assert_eq!(b.under_1s, 0);
+        assert_eq!((a.flags, b.flags), (0, 0));
+
+        // The streaming rows agree, and the defaults (moves 20/40/60) show "–".
+        let mut all = Summaries::new(None);
+        for r in &records {
+            all.add(r);
+        }
+        let rows = all.rows();
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[2].name, "all 2 players");
+        assert_eq!((rows[2].games, rows[2].moves, rows[2].under_1s), (4, 9, 1));
+        assert_eq!(
+            rows[2].end_ms,
+            Some((8500.0 + 1300.0 + 2300.0 + 7900.0) / 4.0)
+        );
+        let text = table(&rows);
+        assert!(text.contains("0.30 (game 2 move 1...)"), "{text}");
+        assert_eq!(cells(&rows[0])[3], "–");
+    }
 }

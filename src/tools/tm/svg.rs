@@ -120,6 +120,35 @@ fn trim_number(v: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// `text` cut to `max` characters, with an ellipsis when cut.
+pub fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// Split `text` at spaces into lines of at most about `width` characters.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 /// Tick step and axis top for data up to `max`: the smallest "nice" top (1, 2, 2.5, 5 ×
 /// 10^k steps, 3 to 7 intervals) at or above the data, so a maximum of 33 gives 35, not 60.
 pub fn axis(max: f64) -> (f64, f64) {
@@ -147,11 +176,13 @@ pub fn axis(max: f64) -> (f64, f64) {
 
 const W: f64 = 1200.0;
 const LEFT: f64 = 100.0;
-const RIGHT: f64 = 250.0;
+const RIGHT: f64 = 300.0;
 const TOP: f64 = 70.0;
 const PANEL_H: f64 = 300.0;
 const GAP: f64 = 60.0;
-const BOTTOM: f64 = 110.0;
+const BOTTOM: f64 = 130.0;
+/// Caption characters per line (17 px text across 1160 px).
+const CAPTION_CHARS: usize = 118;
 
 /// Draw the figure.
 pub fn render(fig: &Figure) -> String {
@@ -173,6 +204,14 @@ pub fn render(fig: &Figure) -> String {
         .map(|p| p.0)
         .fold(max_x, f64::min)
         .min(1.0);
+    // Bars are centred on their move: leave half a move on each side for them.
+    let bars = fig
+        .panels
+        .iter()
+        .flat_map(|p| p.series.iter())
+        .any(|s| matches!(s.shape, Shape::Bars { .. }));
+    let pad = if bars { 0.6 } else { 0.0 };
+    let (min_x, max_x) = (min_x - pad, max_x + pad);
     let span = (max_x - min_x).max(1.0);
     let x_of = |x: f64| LEFT + (x - min_x) / span * plot_w;
     let mut out = String::new();
@@ -183,9 +222,9 @@ pub fn render(fig: &Figure) -> String {
     let _ = writeln!(out, r#"<rect width="{W}" height="{h}" fill="white"/>"#);
     let _ = writeln!(
         out,
-        r#"<text x="{}" y="40" text-anchor="middle" font-size="26" font-weight="bold">{}</text>"#,
-        LEFT + plot_w / 2.0,
-        escape(&fig.title)
+        r#"<text x="{}" y="40" text-anchor="middle" font-size="24" font-weight="bold">{}</text>"#,
+        W / 2.0,
+        escape(&shorten(&fig.title, 72))
     );
     let (xstep, _) = axis(span);
     let xstep = xstep.max(1.0).round();
@@ -278,7 +317,7 @@ pub fn render(fig: &Figure) -> String {
                     );
                     let _ = writeln!(
                         out,
-                        r#"<polygon clip-path="url(#{clip})" points="{}" fill="{}" fill-opacity="0.15" stroke="none"/>"#,
+                        r#"<polygon clip-path="url(#{clip})" points="{}" fill="{}" fill-opacity="0.13" stroke="none"/>"#,
                         pts.join(" "),
                         s.style.colour
                     );
@@ -298,12 +337,15 @@ pub fn render(fig: &Figure) -> String {
         escape(&fig.x_label)
     );
     legend(&mut out, fig);
-    let _ = writeln!(
-        out,
-        r##"<text x="20" y="{:.1}" font-size="17" fill="#333333">{}</text>"##,
-        h - 20.0,
-        escape(&fig.caption)
-    );
+    let lines = wrap(&fig.caption, CAPTION_CHARS);
+    for (i, line) in lines.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            r##"<text x="20" y="{:.1}" font-size="17" fill="#333333">{}</text>"##,
+            h - 48.0 + 24.0 * i as f64 - 24.0 * (lines.len().saturating_sub(2)) as f64,
+            escape(line)
+        );
+    }
     out.push_str("</svg>\n");
     out
 }
@@ -379,7 +421,7 @@ fn draw_series(out: &mut String, s: &Series, f: &Frame) {
 }
 
 fn legend(out: &mut String, fig: &Figure) {
-    let x = W - RIGHT + 25.0;
+    let x = W - RIGHT + 15.0;
     let mut y = TOP + 10.0;
     let mut seen: Vec<&str> = Vec::new();
     let mut alarms = false;
@@ -429,10 +471,10 @@ fn legend(out: &mut String, fig: &Figure) {
         };
         let _ = writeln!(
             out,
-            r#"<text x="{}" y="{:.1}"{weight}>{}</text>"#,
-            x + 50.0,
+            r#"<text x="{}" y="{:.1}" font-size="17"{weight}>{}</text>"#,
+            x + 48.0,
             y + 6.0,
-            escape(&s.label)
+            escape(&shorten(&s.label, 22))
         );
         y += 32.0;
     }
