@@ -60,7 +60,7 @@ pub fn page(rep: &Replay, choice: &Choice) -> String {
         out.push_str("</ul>\n</details>\n");
     }
     let _ = writeln!(out, "<h2>Games</h2>");
-    if rep.with_clock > rep.kept.len() {
+    if choice.game.is_none() && rep.with_clock > rep.kept.len() {
         let _ = writeln!(
             out,
             "<p class=\"note\">The first {} of {} games with a clock record (choose with --game N or --player NAME).</p>",

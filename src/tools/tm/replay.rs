@@ -126,14 +126,20 @@ pub fn overlays(player: &PlayerRecord, choice: &Choice) -> Vec<Overlay> {
 /// One line under each game's picture.
 pub fn caption(record: &GameRecord, choice: &Choice) -> String {
     let from = record.notation.map_or("?", Notation::describe);
-    if choice.strategies.is_empty() {
-        format!("Clock from {from}.")
-    } else {
-        format!(
-            "Clock from {from}. Plans: each strategy's budget on the recorded clock before the move; overhead {} ms.",
-            choice.overhead_ms
-        )
+    let mut out = format!("Clock from {from}.");
+    if let Some(side) = record.lost_on_time {
+        let colour = if side == 0 { "White" } else { "Black" };
+        out.push_str(&format!(
+            " {colour} lost on time (the flagging move is not in the record)."
+        ));
     }
+    if !choice.strategies.is_empty() {
+        out.push_str(&format!(
+            " Plans: each strategy's budget on the recorded clock before the move; overhead {} ms.",
+            choice.overhead_ms
+        ));
+    }
+    out
 }
 
 /// The picture of one game.
