@@ -132,8 +132,8 @@ fn pictures_and_report() {
     assert!(page.starts_with("<!DOCTYPE html>"));
     assert_eq!(
         page.matches("<svg").count(),
-        3,
-        "main picture and two games"
+        4,
+        "overview, main picture, two games"
     );
     assert_eq!(page.matches("<details>").count(), 2);
     assert_eq!(page.matches("</details>").count(), 2);

@@ -190,3 +190,63 @@ pub fn game(record: &GameRecord, player: usize, overlays: &[Overlay], caption: &
         ],
     }
 }
+
+/// Most players given their own panel in the overview.
+pub const OVERVIEW_PLAYERS: usize = 2;
+
+/// Every game's clock, one panel per player (for a match between a few players): each game
+/// a thin line, the mean over the games that reached each move a thick one.
+pub fn overview(records: &[GameRecord], names: &[String], caption: &str) -> Option<Figure> {
+    if names.is_empty() || names.len() > OVERVIEW_PLAYERS {
+        return None;
+    }
+    let mut panels = Vec::new();
+    for name in names {
+        let mut series = Vec::new();
+        let mut sums: Vec<(f64, usize)> = Vec::new();
+        for p in records.iter().flat_map(|g| g.players.iter()) {
+            if &p.name != name || p.moves.is_empty() {
+                continue;
+            }
+            let points: Vec<(f64, f64)> = p
+                .moves
+                .iter()
+                .map(|m| (f64::from(m.number), s(m.clock_after_ms as f64)))
+                .collect();
+            for m in &p.moves {
+                let i = m.number as usize;
+                if sums.len() <= i {
+                    sums.resize(i + 1, (0.0, 0));
+                }
+                sums[i].0 += s(m.clock_after_ms as f64);
+                sums[i].1 += 1;
+            }
+            let mut style = player_style(false);
+            style.colour = "#b0b0b0";
+            style.dash = "";
+            style.width = 1.5;
+            series.push(Series::line("one game", style, points));
+        }
+        let mean: Vec<(f64, f64)> = sums
+            .iter()
+            .enumerate()
+            .filter(|(_, &(_, n))| n > 0)
+            .map(|(i, &(sum, n))| (i as f64, sum / n as f64))
+            .collect();
+        let mut style = strategy_style(Strategy::default());
+        style.colour = "#000000";
+        let mut m = Series::line("mean of the games", style, mean);
+        m.emphasis = true;
+        series.push(m);
+        panels.push(Panel {
+            y_label: format!("{}: clock left after the move, s", shorten(name, 40)),
+            series,
+        });
+    }
+    Some(Figure {
+        title: "Clock left in every game".to_string(),
+        caption: caption.to_string(),
+        x_label: "move number".to_string(),
+        panels,
+    })
+}

@@ -37,6 +37,22 @@ pub fn page(rep: &Replay, choice: &Choice) -> String {
         let _ = writeln!(out, "<p><strong>Stopped early:</strong> {}</p>", escape(e));
     }
     summary_table(&mut out, rep);
+    let names: Vec<String> = rep
+        .summary
+        .iter()
+        .filter(|r| !r.name.starts_with("all "))
+        .map(|r| r.name.clone())
+        .collect();
+    let caption = format!(
+        "Thin lines: each of the {} games shown below; thick line: their mean at each move (over the games that reached it).",
+        rep.kept.len()
+    );
+    if let Some(fig) = super::figures::overview(&rep.kept, &names, &caption) {
+        if rep.kept.len() > 1 {
+            let _ = writeln!(out, "<h2>Clock left in every game</h2>");
+            out.push_str(&super::svg::render(&fig));
+        }
+    }
     if let Some(first) = rep.kept.first() {
         let _ = writeln!(out, "<h2>{}</h2>", escape(&first.label));
         out.push_str(&replay::figure(first, choice));

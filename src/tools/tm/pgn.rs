@@ -455,6 +455,19 @@ mod tests {
     }
 
     #[test]
+    fn crlf_bom_escape_lines_and_stray_brackets() {
+        let text =
+            "\u{feff}[Event \"e\"]\r\n% a comment line\r\n\r\n1. e4 {c} [%clk 0:01:00] e5 } *\r\n";
+        let games = parse_str(text);
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].tag("Event"), Some("e"));
+        assert_eq!(games[0].moves.len(), 2);
+        assert_eq!(games[0].moves[0].comment, "c");
+        assert_eq!(games[0].warnings.len(), 2, "{:?}", games[0].warnings);
+        assert!(games[0].warnings[0].contains("move 1."));
+    }
+
+    #[test]
     fn garbage_never_panics() {
         let mut seed = 12345u64;
         let alphabet = "[]{}()\";%$.-/*01aeKQRBN +=#!?\n\\é€x9";
