@@ -146,7 +146,7 @@ fn summary_table(out: &mut String, rep: &Replay) {
     out.push_str("</table>\n");
     let _ = writeln!(
         out,
-        "<p class=\"note\">clock @N: mean clock left after move N, increment included (in brackets: games that reached move N). \
+        "<p class=\"note\">games: games with a clock record for the player (the “all” row counts each player's side of a game). clock @N: mean clock left after move N, increment included (in brackets: games that reached move N). \
          used by N: time spent in moves 1…N ÷ (starting clock + the increments and refills received by then), mean over the games that reached N. \
          lowest: the lowest clock at the moment of moving, before the increment. moves &lt;1 s: moves that left under 1 s. \
          lost on time: from the Termination tag (the flagging move itself is not in the game score).</p>"

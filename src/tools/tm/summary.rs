@@ -267,7 +267,8 @@ pub fn table(rows: &[Summary]) -> String {
         out.push('\n');
     }
     out.push_str(
-        "clock @N: mean clock left after move N (increment included), over the games that reached it (count);\n\
+        "games: games with a clock record for the player (the \"all\" row counts each player's side of a game);\n\
+         clock @N: mean clock left after move N (increment included), over the games that reached it (count);\n\
          used by N: time spent in moves 1..N / (starting clock + increments and refills by then);\n\
          lowest: the lowest clock at the moment of moving, before the increment; moves <1 s: moves that left under 1 s;\n\
          lost on time: from the Termination tag (the flagging move itself is not in the game score).\n",
