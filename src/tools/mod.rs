@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod epd;
 pub mod perft;
+pub mod pgn;
 pub mod selfplay;
 pub mod tm;
 pub mod tune;

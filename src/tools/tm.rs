@@ -7,6 +7,8 @@
 //!   and, with `M/B` controls, the base time again after every M moves. It prints a
 //!   table, a terminal chart and a summary, and flags any move that would run the clock
 //!   below zero. `--svg` draws the same chart as a hand-written SVG file.
+//! * `sandglass tm --pgn FILE [--game N] [--player NAME] [--strategy NAME|all|none]
+//!   [--svg FILE] [--html FILE]` replays how real games spent their clocks (see `tm/`).
 //! * `sandglass tm --rem` prints Ahle's fit of the expected remaining plies beside the
 //!   exact log-normal value for k = 0…200.
 
@@ -14,6 +16,14 @@ use crate::time::strategies::lognormal;
 use crate::time::{self, allocate, Clock, Game, Settings, Style};
 use std::fmt::Write as _;
 use std::path::PathBuf;
+
+pub mod clocks;
+pub mod figures;
+pub mod html;
+pub mod overlay;
+pub mod replay;
+pub mod summary;
+pub mod svg;
 
 /// Arguments of `sandglass tm`.
 #[derive(clap::Args, Debug, Clone, PartialEq)]
@@ -42,6 +52,19 @@ pub struct TmArgs {
     /// Print REM(k): Ahle's fit beside the exact log-normal, k = 0…200.
     #[arg(long)]
     pub rem: bool,
+    /// Replay the clocks recorded in this PGN file ([%clk], mt=/tl=, fastchess, cutechess,
+    /// match.py) and set the strategies' plans beside them.
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
+    /// With --pgn: the game to show (1 = the first in the file).
+    #[arg(long)]
+    pub game: Option<usize>,
+    /// With --pgn: only this player's games (the name as in the White/Black tag).
+    #[arg(long)]
+    pub player: Option<String>,
+    /// With --pgn: write a one-page HTML report here.
+    #[arg(long)]
+    pub html: Option<PathBuf>,
 }
 
 /// A parsed time control.
@@ -389,11 +412,20 @@ pub fn chart(sims: &[Simulation]) -> String {
         " ".repeat(8),
         ticks.iter().collect::<String>().trim_end()
     );
-    let legend: Vec<String> = sims
+    // The legend lists only what the chart shows.
+    let shown = |c: char| grid.iter().any(|row| row.contains(&c));
+    let mut legend: Vec<String> = sims
         .iter()
-        .map(|s| format!("{} {}", s.style.symbol, s.strategy))
+        .map(|s| {
+            let sym = s.style.symbol;
+            let hidden = if shown(sym) { "" } else { " (all under *)" };
+            format!("{sym} {}{hidden}", s.strategy)
+        })
         .collect();
-    let _ = writeln!(out, "legend: {}   {OVERLAP} overlap", legend.join("  "));
+    if shown(OVERLAP) {
+        legend.push(format!("{OVERLAP} overlap"));
+    }
+    let _ = writeln!(out, "legend: {}", legend.join("  "));
     out
 }
 
@@ -434,144 +466,9 @@ pub fn summary(sims: &[Simulation]) -> String {
     out
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// The soft budgets as an SVG picture: one polyline per strategy, axes, ticks, legend.
-pub fn svg(sims: &[Simulation], title: &str) -> String {
-    let (w, h) = (960.0, 540.0);
-    let (left, right, top, bottom) = (70.0, 170.0, 50.0, 60.0);
-    let moves = sims.iter().map(|s| s.rows.len()).max().unwrap_or(0).max(1) as f64;
-    let (ystep, ymax) = y_axis(max_budget_s(sims));
-    let x_of = |m: f64| left + (m - 1.0) / (moves - 1.0).max(1.0) * (w - left - right);
-    let y_of = |v: f64| h - bottom - v / ymax * (h - top - bottom);
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(out, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-    let _ = writeln!(
-        out,
-        r#"<text x="{}" y="28" text-anchor="middle" font-size="16">{}</text>"#,
-        (left + w - right) / 2.0,
-        escape(title)
-    );
-    // Y grid and ticks.
-    let mut v = 0.0;
-    while v <= ymax * (1.0 + 1e-9) {
-        let y = y_of(v);
-        let _ = writeln!(
-            out,
-            r##"<line x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#e0e0e0"/>"##,
-            w - right
-        );
-        let _ = writeln!(
-            out,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
-            left - 6.0,
-            y + 4.0,
-            trim_number(v)
-        );
-        v += ystep;
-    }
-    // X ticks.
-    let xstep = nice_step(moves, 10.0).max(1.0);
-    let mut m = xstep;
-    let _ = writeln!(
-        out,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">1</text>"#,
-        x_of(1.0),
-        h - bottom + 18.0
-    );
-    while m <= moves {
-        let x = x_of(m);
-        let _ = writeln!(
-            out,
-            r##"<line x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{:.1}" stroke="#e0e0e0"/>"##,
-            top,
-            h - bottom
-        );
-        let _ = writeln!(
-            out,
-            r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{m}</text>"#,
-            h - bottom + 18.0
-        );
-        m += xstep;
-    }
-    // Axes and their labels.
-    let _ = writeln!(
-        out,
-        r#"<line x1="{left}" y1="{top}" x2="{left}" y2="{:.1}" stroke="black"/>"#,
-        h - bottom
-    );
-    let _ = writeln!(
-        out,
-        r#"<line x1="{left}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="black"/>"#,
-        h - bottom,
-        w - right,
-        h - bottom
-    );
-    let _ = writeln!(
-        out,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">move number</text>"#,
-        (left + w - right) / 2.0,
-        h - 18.0
-    );
-    let _ = writeln!(
-        out,
-        r#"<text x="18" y="{:.1}" text-anchor="middle" transform="rotate(-90 18 {:.1})">soft budget (s)</text>"#,
-        (top + h - bottom) / 2.0,
-        (top + h - bottom) / 2.0
-    );
-    // One polyline per strategy, red circles where the clock would go below zero.
-    for (i, sim) in sims.iter().enumerate() {
-        let points: Vec<String> = sim
-            .rows
-            .iter()
-            .map(|r| {
-                format!(
-                    "{:.1},{:.1}",
-                    x_of(f64::from(r.number)),
-                    y_of(r.soft_ms as f64 / 1000.0)
-                )
-            })
-            .collect();
-        let c = sim.style.colour;
-        let _ = writeln!(
-            out,
-            r#"<polyline fill="none" stroke="{c}" stroke-width="2" points="{}"/>"#,
-            points.join(" ")
-        );
-        for r in sim.rows.iter().filter(|r| r.flagged) {
-            let _ = writeln!(
-                out,
-                r#"<circle cx="{:.1}" cy="{:.1}" r="4" fill="red"/>"#,
-                x_of(f64::from(r.number)),
-                y_of(r.soft_ms as f64 / 1000.0)
-            );
-        }
-        let ly = top + 10.0 + 20.0 * i as f64;
-        let lx = w - right + 15.0;
-        let _ = writeln!(
-            out,
-            r#"<line x1="{lx}" y1="{ly}" x2="{}" y2="{ly}" stroke="{c}" stroke-width="3"/>"#,
-            lx + 24.0
-        );
-        let _ = writeln!(
-            out,
-            r#"<text x="{}" y="{}">{}</text>"#,
-            lx + 30.0,
-            ly + 4.0,
-            sim.strategy
-        );
-    }
-    out.push_str("</svg>\n");
-    out
+/// The simulation as an SVG picture: budgets above, clocks below (see `tm/figures.rs`).
+pub fn svg(sims: &[Simulation], title: &str, caption: &str) -> String {
+    svg::render(&figures::simulation(sims, title, caption))
 }
 
 fn trim_number(v: f64) -> String {
@@ -644,6 +541,9 @@ pub fn report(args: &TmArgs, tc_text: &str) -> Result<(String, Vec<Simulation>),
 
 /// Run `sandglass tm`.
 pub fn run(args: &TmArgs) -> Result<(), String> {
+    if let Some(path) = &args.pgn {
+        return run_pgn(args, path);
+    }
     if args.rem {
         print!("{}", rem_table());
     }
@@ -656,13 +556,77 @@ pub fn run(args: &TmArgs) -> Result<(), String> {
     let (text, sims) = report(args, tc_text)?;
     print!("{text}");
     if let Some(path) = &args.svg {
-        let title = format!(
-            "Sandglass soft budgets, {tc_text}, overhead {} ms, use {}",
-            args.overhead, args.use_factor
+        let tc = parse_tc(tc_text)?;
+        let title = format!("How each strategy would spend {tc_text}");
+        let caption = format!(
+            "Simulated: {}; {} plies; each move thinks {} × its soft budget (never past hard); overhead {} ms, lag {} ms; the opponent's moves are free.",
+            describe_tc(&tc),
+            args.plies,
+            args.use_factor,
+            args.overhead,
+            args.lag
         );
-        std::fs::write(path, svg(&sims, &title))
+        std::fs::write(path, svg(&sims, &title, &caption))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// Run `sandglass tm --pgn FILE`.
+fn run_pgn(args: &TmArgs, path: &std::path::Path) -> Result<(), String> {
+    let strategies = if args.strategy.trim().eq_ignore_ascii_case("none") {
+        Vec::new()
+    } else {
+        parse_strategies(&args.strategy)?
+    };
+    if args.overhead < 0 {
+        return Err("--overhead must not be negative".to_string());
+    }
+    let choice = replay::Choice {
+        game: args.game,
+        player: args.player.clone(),
+        strategies,
+        overhead_ms: args.overhead,
+    };
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let name = path.display().to_string();
+    let rep = replay::load(std::io::BufReader::new(file), &name, &choice);
+    if let Some(n) = args.game {
+        if rep.kept.is_empty() {
+            return Err(if n == 0 || n > rep.games {
+                format!("--game {n}: {name} holds games 1 to {}", rep.games)
+            } else {
+                let prefix = format!("game {n} ");
+                let why = rep.problems.iter().find(|p| p.starts_with(&prefix));
+                let why = why.cloned().unwrap_or_default();
+                format!("--game {n} has no clock record to show: {why}")
+            });
+        }
+    }
+    if let Some(p) = &args.player {
+        if rep.kept.is_empty() {
+            return Err(format!(
+                "--player '{p}': no game of {name} with a clock record has a White or Black tag equal to it"
+            ));
+        }
+    }
+    print!("{}", replay::text(&rep, &choice));
+    if let Some(out) = &args.svg {
+        let Some(first) = rep.kept.first() else {
+            return Err(format!(
+                "--svg: no game of {name} has a clock record to draw"
+            ));
+        };
+        std::fs::write(out, replay::figure(first, &choice))
+            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        println!("wrote {}", out.display());
+    }
+    if let Some(out) = &args.html {
+        std::fs::write(out, html::page(&rep, &choice))
+            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        println!("wrote {}", out.display());
     }
     Ok(())
 }
@@ -681,6 +645,10 @@ mod tests {
             lag: 0,
             svg: None,
             rem: false,
+            pgn: None,
+            game: None,
+            player: None,
+            html: None,
         }
     }
 
@@ -764,16 +732,17 @@ mod tests {
     #[test]
     fn report_chart_and_svg() {
         let (text, sims) = report(&args("300+3", "all"), "300+3").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(sims.len(), 7);
+        assert_eq!(sims.len(), Settings::names().len());
         for name in Settings::names() {
             assert!(text.contains(name));
         }
         assert!(text.contains("legend: E expositor"));
         assert!(!text.contains("FLAGGED"));
-        let picture = svg(&sims, "a <test> & more");
+        let picture = svg(&sims, "a <test> & more", "caption");
         assert!(picture.starts_with("<svg"));
         assert!(picture.trim_end().ends_with("</svg>"));
-        assert_eq!(picture.matches("<polyline").count(), 7);
+        // Budgets and clocks: one line per strategy in each panel.
+        assert_eq!(picture.matches("<polyline").count(), 14);
         assert!(picture.contains("a &lt;test&gt; &amp; more"));
         let (one, _) =
             report(&args("40/900", "classic"), "40/900").unwrap_or_else(|e| panic!("{e}"));

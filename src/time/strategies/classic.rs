@@ -63,7 +63,7 @@ impl Strategy for Classic {
         Style {
             symbol: 'C',
             colour: "#D55E00",
-            dash: "14 4 3 4",
+            dash: "16 5 4 5",
         }
     }
     fn plan(&self, inputs: &Inputs) -> Plan {

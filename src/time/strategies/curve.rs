@@ -132,7 +132,7 @@ impl Strategy for Curve {
         Style {
             symbol: 'V',
             colour: "#CC79A7",
-            dash: "8 3 2 3",
+            dash: "8 5",
         }
     }
     fn plan(&self, inputs: &Inputs) -> Plan {

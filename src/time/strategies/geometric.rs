@@ -113,7 +113,7 @@ impl Strategy for Geometric {
         Style {
             symbol: 'G',
             colour: "#009E73",
-            dash: "3 4",
+            dash: "3 5",
         }
     }
     fn plan(&self, inputs: &Inputs) -> Plan {

@@ -136,7 +136,7 @@ impl Strategy for LogNormal {
         Style {
             symbol: 'L',
             colour: "#E69F00",
-            dash: "10 5",
+            dash: "14 7",
         }
     }
     fn plan(&self, inputs: &Inputs) -> Plan {

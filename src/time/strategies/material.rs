@@ -74,7 +74,7 @@ impl Strategy for Material {
         Style {
             symbol: 'M',
             colour: "#000000",
-            dash: "2 4",
+            dash: "4 4 12 4",
         }
     }
     fn plan(&self, inputs: &Inputs) -> Plan {

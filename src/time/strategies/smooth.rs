@@ -170,7 +170,7 @@ impl Strategy for Smooth {
         Style {
             symbol: 'S',
             colour: "#56B4E9",
-            dash: "5 5",
+            dash: "24 6",
         }
     }
     fn plan(&self, inputs: &Inputs) -> Plan {

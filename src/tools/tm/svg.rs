@@ -1,0 +1,522 @@
+//! A small hand-written SVG renderer for `tm`: panels stacked on one move axis, each with
+//! lines (maybe with a light band, e.g. up to the hard limit) or bars, one legend and a
+//! caption. Sized to be read from the back of a classroom when projected: 1200 px wide,
+//! 18–26 px text.
+//!
+//! Colours are the Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2002/2008),
+//! chosen to stay distinct under the common colour-vision deficiencies; every strategy also
+//! has its own dash pattern, so the lines still differ in grey print.
+
+use crate::time::Settings;
+use std::fmt::Write as _;
+
+/// How one series is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Style {
+    pub colour: &'static str,
+    /// SVG `stroke-dasharray` ("" = solid).
+    pub dash: &'static str,
+    /// The terminal chart's symbol.
+    pub symbol: char,
+    pub width: f64,
+}
+
+/// A strategy's look in the pictures: its own colour, dash and symbol (each strategy's file
+/// declares them), drawn thicker for the default strategy.
+pub fn strategy_style(name: &str, own: crate::time::Style) -> Style {
+    Style {
+        colour: own.colour,
+        dash: own.dash,
+        symbol: own.symbol,
+        width: if is_default(name) { 5.0 } else { 2.5 },
+    }
+}
+
+/// Whether `name` is the engine's default strategy (the first of the registry).
+pub fn is_default(name: &str) -> bool {
+    Settings::names().first() == Some(&name)
+}
+
+/// Players of a recorded game: White black and solid, Black grey and dashed.
+pub fn player_style(white: bool) -> Style {
+    if white {
+        Style {
+            colour: "#000000",
+            dash: "",
+            symbol: 'W',
+            width: 3.0,
+        }
+    } else {
+        Style {
+            colour: "#7a7a7a",
+            dash: "10 5",
+            symbol: 'B',
+            width: 3.0,
+        }
+    }
+}
+
+/// How a series is drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// A polyline; `band` (x, low, high) is shaded lightly behind it.
+    Line { band: Vec<(f64, f64, f64)> },
+    /// Thin bars from 0; `slot` of `slots` lets several bar series share one move.
+    Bars { slot: usize, slots: usize },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub label: String,
+    pub style: Style,
+    pub shape: Shape,
+    pub points: Vec<(f64, f64)>,
+    /// Points ringed as alarms (a clock that would run out).
+    pub alarms: Vec<(f64, f64)>,
+    /// Drawn last (on top) and marked in the legend.
+    pub emphasis: bool,
+}
+
+impl Series {
+    pub fn line(label: &str, style: Style, points: Vec<(f64, f64)>) -> Series {
+        Series {
+            label: label.to_string(),
+            style,
+            shape: Shape::Line { band: Vec::new() },
+            points,
+            alarms: Vec::new(),
+            emphasis: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Panel {
+    pub y_label: String,
+    pub series: Vec<Series>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    pub title: String,
+    pub caption: String,
+    pub x_label: String,
+    pub panels: Vec<Panel>,
+}
+
+pub fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn trim_number(v: f64) -> String {
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// `text` cut to `max` characters, with an ellipsis when cut.
+pub fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// Split `text` at spaces into lines of at most about `width` characters.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Tick step and axis top for data up to `max`: the smallest "nice" top (1, 2, 2.5, 5 ×
+/// 10^k steps, 3 to 7 intervals) at or above the data, so a maximum of 33 gives 35, not 60.
+pub fn axis(max: f64) -> (f64, f64) {
+    if !(max.is_finite() && max > 0.0) {
+        return (1.0, 1.0);
+    }
+    let mut best = (f64::INFINITY, f64::INFINITY);
+    let power = 10f64.powf((max / 5.0).log10().floor());
+    for scale in [0.1, 1.0, 10.0] {
+        for m in [1.0, 2.0, 2.5, 5.0] {
+            let step = m * power * scale;
+            let intervals = (max / step - 1e-9).ceil().max(1.0);
+            let top = intervals * step;
+            if (3.0..=7.0).contains(&intervals) && top < best.1 {
+                best = (step, top);
+            }
+        }
+    }
+    if best.1.is_finite() {
+        best
+    } else {
+        (max, max)
+    }
+}
+
+const W: f64 = 1200.0;
+const LEFT: f64 = 100.0;
+const RIGHT: f64 = 300.0;
+const TOP: f64 = 70.0;
+const PANEL_H: f64 = 300.0;
+const GAP: f64 = 60.0;
+const BOTTOM: f64 = 130.0;
+/// Caption characters per line (17 px text across 1160 px).
+const CAPTION_CHARS: usize = 118;
+
+/// Draw the figure.
+pub fn render(fig: &Figure) -> String {
+    let panels = fig.panels.len().max(1) as f64;
+    let h = TOP + panels * PANEL_H + (panels - 1.0) * GAP + BOTTOM;
+    let plot_w = W - LEFT - RIGHT;
+    let max_x = fig
+        .panels
+        .iter()
+        .flat_map(|p| p.series.iter())
+        .flat_map(|s| s.points.iter())
+        .map(|p| p.0)
+        .fold(1.0, f64::max);
+    let min_x = fig
+        .panels
+        .iter()
+        .flat_map(|p| p.series.iter())
+        .flat_map(|s| s.points.iter())
+        .map(|p| p.0)
+        .fold(max_x, f64::min)
+        .min(1.0);
+    // Bars are centred on their move: leave half a move on each side for them.
+    let bars = fig
+        .panels
+        .iter()
+        .flat_map(|p| p.series.iter())
+        .any(|s| matches!(s.shape, Shape::Bars { .. }));
+    let pad = if bars { 0.6 } else { 0.0 };
+    let (min_x, max_x) = (min_x - pad, max_x + pad);
+    let span = (max_x - min_x).max(1.0);
+    let x_of = |x: f64| LEFT + (x - min_x) / span * plot_w;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{h}" viewBox="0 0 {W} {h}" font-family="DejaVu Sans, Arial, sans-serif" font-size="18">"#
+    );
+    let _ = writeln!(out, r#"<rect width="{W}" height="{h}" fill="white"/>"#);
+    let _ = writeln!(
+        out,
+        r#"<text x="{}" y="40" text-anchor="middle" font-size="24" font-weight="bold">{}</text>"#,
+        W / 2.0,
+        escape(&shorten(&fig.title, 72))
+    );
+    let (xstep, _) = axis(span);
+    let xstep = xstep.max(1.0).round();
+    for (pi, panel) in fig.panels.iter().enumerate() {
+        let top = TOP + pi as f64 * (PANEL_H + GAP);
+        let bottom = top + PANEL_H;
+        let max_y = panel
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter())
+            .map(|p| p.1)
+            .fold(0.0, f64::max);
+        let (ystep, ymax) = axis(max_y);
+        let clip = format!("clip{pi}");
+        let frame = Frame {
+            min_x,
+            span,
+            plot_w,
+            bottom,
+            ymax,
+            clip: clip.clone(),
+        };
+        let y_of = |v: f64| frame.y(v);
+        let _ = writeln!(
+            out,
+            r#"<clipPath id="{clip}"><rect x="{LEFT}" y="{top}" width="{plot_w}" height="{PANEL_H}"/></clipPath>"#
+        );
+        // Grid and y ticks.
+        let mut v = 0.0;
+        while v <= ymax * (1.0 + 1e-9) {
+            let y = y_of(v);
+            let _ = writeln!(
+                out,
+                r##"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#dddddd"/>"##,
+                LEFT + plot_w
+            );
+            let _ = writeln!(
+                out,
+                r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
+                LEFT - 10.0,
+                y + 6.0,
+                trim_number(v)
+            );
+            v += ystep;
+        }
+        // X grid (labels only under the last panel).
+        let mut m = (min_x / xstep).ceil() * xstep;
+        while m <= max_x + 1e-9 {
+            let x = x_of(m);
+            let _ = writeln!(
+                out,
+                r##"<line x1="{x:.1}" y1="{top}" x2="{x:.1}" y2="{bottom}" stroke="#eeeeee"/>"##
+            );
+            if pi + 1 == fig.panels.len() {
+                let _ = writeln!(
+                    out,
+                    r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+                    bottom + 26.0,
+                    trim_number(m)
+                );
+            }
+            m += xstep;
+        }
+        let _ = writeln!(
+            out,
+            r#"<path d="M{LEFT},{top} V{bottom} H{}" fill="none" stroke="black" stroke-width="1.5"/>"#,
+            LEFT + plot_w
+        );
+        let _ = writeln!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" font-size="20" font-weight="bold">{}</text>"#,
+            LEFT + 8.0,
+            top - 10.0,
+            escape(&panel.y_label)
+        );
+        // Bars first, then bands, then lines; emphasised series last.
+        let mut order: Vec<&Series> = panel.series.iter().collect();
+        order.sort_by_key(|s| (matches!(s.shape, Shape::Line { .. }), s.emphasis));
+        for s in &order {
+            if let Shape::Line { band } = &s.shape {
+                if band.len() > 1 {
+                    let mut pts: Vec<String> = band
+                        .iter()
+                        .map(|&(x, _, hi)| format!("{:.1},{:.1}", x_of(x), y_of(hi)))
+                        .collect();
+                    pts.extend(
+                        band.iter()
+                            .rev()
+                            .map(|&(x, lo, _)| format!("{:.1},{:.1}", x_of(x), y_of(lo))),
+                    );
+                    let _ = writeln!(
+                        out,
+                        r#"<polygon clip-path="url(#{clip})" points="{}" fill="{}" fill-opacity="0.13" stroke="none"/>"#,
+                        pts.join(" "),
+                        s.style.colour
+                    );
+                }
+            }
+        }
+        for s in &order {
+            draw_series(&mut out, s, &frame);
+        }
+    }
+    let last_bottom = TOP + panels * PANEL_H + (panels - 1.0) * GAP;
+    let _ = writeln!(
+        out,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="20">{}</text>"#,
+        LEFT + plot_w / 2.0,
+        last_bottom + 55.0,
+        escape(&fig.x_label)
+    );
+    legend(&mut out, fig);
+    let lines = wrap(&fig.caption, CAPTION_CHARS);
+    for (i, line) in lines.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            r##"<text x="20" y="{:.1}" font-size="17" fill="#333333">{}</text>"##,
+            h - 48.0 + 24.0 * i as f64 - 24.0 * (lines.len().saturating_sub(2)) as f64,
+            escape(line)
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// One panel's coordinates.
+struct Frame {
+    min_x: f64,
+    span: f64,
+    plot_w: f64,
+    bottom: f64,
+    ymax: f64,
+    clip: String,
+}
+
+impl Frame {
+    fn x(&self, x: f64) -> f64 {
+        LEFT + (x - self.min_x) / self.span * self.plot_w
+    }
+
+    fn y(&self, v: f64) -> f64 {
+        self.bottom - (v / self.ymax).clamp(0.0, 1.05) * PANEL_H
+    }
+}
+
+fn draw_series(out: &mut String, s: &Series, f: &Frame) {
+    let (x_of, y_of) = (|x| f.x(x), |v| f.y(v));
+    let (span, plot_w, bottom, clip) = (f.span, f.plot_w, f.bottom, &f.clip);
+    let st = s.style;
+    match s.shape {
+        Shape::Bars { slot, slots } => {
+            let slots = slots.max(1) as f64;
+            let per_move = plot_w / (span + 1.0);
+            let bar = (per_move * 0.8 / slots).clamp(1.0, 14.0);
+            for &(x, y) in &s.points {
+                let left = x_of(x) - bar * slots / 2.0 + bar * slot as f64;
+                let top = y_of(y);
+                let _ = writeln!(
+                    out,
+                    r#"<rect clip-path="url(#{clip})" x="{left:.1}" y="{top:.1}" width="{bar:.1}" height="{:.1}" fill="{}" fill-opacity="0.55"/>"#,
+                    (bottom - top).max(0.0),
+                    st.colour
+                );
+            }
+        }
+        Shape::Line { .. } => {
+            let pts: Vec<String> = s
+                .points
+                .iter()
+                .map(|&(x, y)| format!("{:.1},{:.1}", x_of(x), y_of(y)))
+                .collect();
+            let dash = if st.dash.is_empty() {
+                String::new()
+            } else {
+                format!(r#" stroke-dasharray="{}""#, st.dash)
+            };
+            let _ = writeln!(
+                out,
+                r#"<polyline clip-path="url(#{clip})" fill="none" stroke="{}" stroke-width="{}"{dash} stroke-linejoin="round" points="{}"/>"#,
+                st.colour,
+                st.width,
+                pts.join(" ")
+            );
+        }
+    }
+    for &(x, y) in &s.alarms {
+        let _ = writeln!(
+            out,
+            r#"<circle cx="{:.1}" cy="{:.1}" r="8" fill="none" stroke="black" stroke-width="2.5"/>"#,
+            x_of(x),
+            y_of(y)
+        );
+    }
+}
+
+fn legend(out: &mut String, fig: &Figure) {
+    let x = W - RIGHT + 15.0;
+    let mut y = TOP + 10.0;
+    let mut seen: Vec<&str> = Vec::new();
+    let mut alarms = false;
+    for s in fig.panels.iter().flat_map(|p| p.series.iter()) {
+        alarms |= !s.alarms.is_empty();
+        if seen.contains(&s.label.as_str()) {
+            continue;
+        }
+        seen.push(&s.label);
+        let st = s.style;
+        match s.shape {
+            Shape::Bars { .. } => {
+                let _ = writeln!(
+                    out,
+                    r#"<rect x="{x}" y="{:.1}" width="40" height="14" fill="{}" fill-opacity="0.55"/>"#,
+                    y - 7.0,
+                    st.colour
+                );
+            }
+            Shape::Line { ref band } => {
+                if !band.is_empty() {
+                    let _ = writeln!(
+                        out,
+                        r#"<rect x="{x}" y="{:.1}" width="40" height="16" fill="{}" fill-opacity="0.15"/>"#,
+                        y - 16.0,
+                        st.colour
+                    );
+                }
+                let dash = if st.dash.is_empty() {
+                    String::new()
+                } else {
+                    format!(r#" stroke-dasharray="{}""#, st.dash)
+                };
+                let _ = writeln!(
+                    out,
+                    r#"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="{}" stroke-width="{}"{dash}/>"#,
+                    x + 40.0,
+                    st.colour,
+                    st.width
+                );
+            }
+        }
+        let weight = if s.emphasis {
+            r#" font-weight="bold""#
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            r#"<text x="{}" y="{:.1}" font-size="17"{weight}>{}</text>"#,
+            x + 48.0,
+            y + 6.0,
+            escape(&shorten(&s.label, 22))
+        );
+        y += 32.0;
+    }
+    if alarms {
+        let _ = writeln!(
+            out,
+            r#"<circle cx="{}" cy="{y}" r="8" fill="none" stroke="black" stroke-width="2.5"/><text x="{}" y="{:.1}">clock runs out</text>"#,
+            x + 20.0,
+            x + 50.0,
+            y + 6.0
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axis_fits_the_data() {
+        assert_eq!(axis(33.0), (5.0, 35.0));
+        assert_eq!(axis(60.0), (10.0, 60.0));
+        assert_eq!(axis(0.42), (0.1, 0.5));
+        assert_eq!(axis(0.0), (1.0, 1.0));
+        assert_eq!(axis(f64::NAN), (1.0, 1.0));
+        for max in [0.013, 1.0, 7.3, 99.0, 180.0, 1234.0, 1e6] {
+            let (step, top) = axis(max);
+            assert!(top >= max && top <= max * 1.6 + step, "{max}: {step} {top}");
+        }
+    }
+
+    #[test]
+    fn styles_differ() {
+        let all = Settings::each_strategy();
+        let styles: Vec<Style> = all
+            .iter()
+            .map(|s| strategy_style(s.strategy().name(), s.strategy().style()))
+            .collect();
+        for (i, a) in styles.iter().enumerate() {
+            for b in &styles[i + 1..] {
+                assert!(a.colour != b.colour && a.dash != b.dash && a.symbol != b.symbol);
+            }
+        }
+        assert!(
+            styles[0].width > styles[1].width,
+            "the default is drawn thicker"
+        );
+    }
+}

@@ -1,0 +1,173 @@
+//! `sandglass tm --pgn`: the shared lichess and TCEC files, fastchess- and cutechess-style
+//! samples, the SVG and HTML outputs, and garbage (a clear message, never a panic).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_sandglass");
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/tm")
+        .join(name)
+}
+
+/// The shared samples sit beside the project as ../shared (see the README).
+fn shared(name: &str) -> Option<PathBuf> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/pgn")
+        .join(name);
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!("skipped: {} not found", path.display());
+        None
+    }
+}
+
+fn tm(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .arg("tm")
+        .args(args)
+        .output()
+        .expect("run sandglass")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = tm(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sandglass-tm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+#[test]
+fn lichess_sample() {
+    let Some(path) = shared("lichess_db_1000k.pgn") else {
+        return;
+    };
+    let p = path.to_string_lossy();
+    let text = ok(&["--pgn", &p]);
+    assert!(
+        text.contains("438 games, 433 with a clock record"),
+        "{text}"
+    );
+    assert!(
+        text.contains("5 problem(s)") && text.contains("no moves"),
+        "{text}"
+    );
+    assert!(text.contains("all 861 players"), "{text}");
+    let one = ok(&["--pgn", &p, "--game", "1", "--strategy", "all"]);
+    assert!(one.contains("White alanbrito4") && one.contains("smooth soft/hard"));
+    // Black's last move, 21... Qg2#, at 0:00:52 after 0:00:57: 8 s with the 3 s increment.
+    assert!(
+        one.contains("   21   22      57.0     8.00      52.0"),
+        "{one}"
+    );
+}
+
+#[test]
+fn tcec_sample() {
+    let Some(path) = shared("TCEC_Cup_16_Final.pgn") else {
+        return;
+    };
+    let p = path.to_string_lossy();
+    let text = ok(&["--pgn", &p, "--player", "Stockfish dev-20260101-28844fc6"]);
+    assert!(text.contains("TCEC mt=/tl= (ms) ×22"), "{text}");
+    // Game 1, Stockfish (Black) after book moves: 6... g6 used 127756 ms of 1800 s + 3 s.
+    assert!(
+        text.contains("    6   32      1800    127.8      1675"),
+        "{text}"
+    );
+}
+
+#[test]
+fn fastchess_and_cutechess_samples() {
+    let fc = data("fastchess.pgn");
+    let text = ok(&["--pgn", &fc.to_string_lossy(), "--game", "2"]);
+    assert!(text.contains("fastchess time used and tl="), "{text}");
+    // FEN start at move 2, book moves skipped: 3. Bb5 used 0.5 s of 20 s.
+    assert!(
+        text.contains("    3   32   40      20.0     0.50      19.5"),
+        "{text}"
+    );
+    let cc = data("cutechess.pgn");
+    let text = ok(&["--pgn", &cc.to_string_lossy(), "--player", "engineA"]);
+    assert!(text.contains("cutechess time used"), "{text}");
+    // Rebuilt from 40/60: 2. c4 1.23 s, then 3. Nc3 1.5 s.
+    assert!(
+        text.contains("    2   32   40      60.0     1.23      58.8"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    3   32   39      58.8     1.50      57.3"),
+        "{text}"
+    );
+}
+
+#[test]
+fn pictures_and_report() {
+    let svg = temp("game.svg");
+    let html = temp("report.html");
+    let hand = data("hand.pgn");
+    ok(&[
+        "--pgn",
+        &hand.to_string_lossy(),
+        "--strategy",
+        "all",
+        "--svg",
+        &svg.to_string_lossy(),
+        "--html",
+        &html.to_string_lossy(),
+    ]);
+    let picture = std::fs::read_to_string(&svg).expect("svg written");
+    assert!(picture.starts_with("<svg") && picture.trim_end().ends_with("</svg>"));
+    assert!(picture.contains("expositor (default)"));
+    let page = std::fs::read_to_string(&html).expect("html written");
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert_eq!(
+        page.matches("<svg").count(),
+        4,
+        "overview, main picture, two games"
+    );
+    assert_eq!(page.matches("<details>").count(), 2);
+    assert_eq!(page.matches("</details>").count(), 2);
+    let _ = std::fs::remove_dir_all(svg.parent().expect("temp dir"));
+}
+
+#[test]
+fn bad_input_gets_a_message_not_a_panic() {
+    let garbage = temp("garbage.pgn");
+    let mut bytes: Vec<u8> = b"[Event \"x\"]\n1. e4 {[%clk 9:99:zz]} ( e5 {".to_vec();
+    let mut rng = sandglass::rng::Rng::new(7);
+    for _ in 0..20_000 {
+        bytes.push(rng.next_u64() as u8);
+    }
+    std::fs::write(&garbage, &bytes).expect("write garbage");
+    let g = garbage.to_string_lossy().into_owned();
+    for args in [
+        vec!["--pgn", g.as_str()],
+        vec!["--pgn", g.as_str(), "--game", "1"],
+        vec!["--pgn", g.as_str(), "--game", "999999"],
+        vec!["--pgn", g.as_str(), "--player", "nobody"],
+        vec!["--pgn", "/no/such/file.pgn"],
+        vec!["--pgn", g.as_str(), "--strategy", "fastest"],
+    ] {
+        let out = tm(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.status.code().is_some(), "{args:?}");
+        if !out.status.success() {
+            assert!(
+                !stderr.trim().is_empty(),
+                "{args:?}: failed without a message"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(garbage.parent().expect("temp dir"));
+}
