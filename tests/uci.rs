@@ -551,8 +551,11 @@ fn eof_during_a_search_exits_0_within_1s() {
     e.assert_no_panic();
 }
 
+/// Bad input is reported. A rejected `go` or `setoption` keeps the last good position; a
+/// rejected `position` leaves no position at all: `go` then says why and answers
+/// `bestmove 0000` rather than a move for a position the GUI has moved on from.
 #[test]
-fn bad_input_is_reported_and_the_last_good_position_is_kept() {
+fn bad_input_is_reported_and_a_rejected_position_is_never_searched() {
     let _s = serial();
     let mut e = Engine::ready();
     e.send(ONLY_MOVE);
@@ -560,28 +563,38 @@ fn bad_input_is_reported_and_the_last_good_position_is_kept() {
     if e.until_bestmove(LIVE).pop().unwrap().best() != "a1a2" {
         e.fail("the only legal move is a1a2");
     }
-    // (command, whether it still starts a search)
+    // (command, whether it is a position the engine must reject, whether it starts a search)
     let bad = [
         (
             "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+            true,
             false,
         ),
-        ("position fen 9/8/8/8/8/8/8/8 w - - 0 1", false),
-        ("position fen nonsense", false),
-        ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", false),
-        ("position startpos moves e2e4 e7e5 e1e3", false),
-        ("position startpos moves e2e5", false),
-        ("position startpos moves e2e4 banana", false),
-        ("go depth abc", true),
-        ("go nodes -5", true),
-        ("setoption name NoSuchOption value 3", false),
-        ("setoption name Hash value 0", false),
-        ("setoption name Hash value lots", false),
-        ("setoption name Threads value 65", false),
-        ("setoption name Ponder value maybe", false),
-        ("setoption name TimeManager value fastest", false),
+        ("position fen 9/8/8/8/8/8/8/8 w - - 0 1", true, false),
+        ("position fen nonsense", true, false),
+        ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", true, false),
+        ("position startpos moves e2e4 e7e5 e1e3", true, false),
+        ("position startpos moves e2e5", true, false),
+        ("position startpos moves e2e4 banana", true, false),
+        ("position startpos moves e2e4 e7e5 g1f3 e8e6", true, false),
+        (
+            "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1",
+            true,
+            false,
+        ),
+        ("position fen", true, false),
+        ("position", true, false),
+        ("go depth abc", false, true),
+        ("go nodes -5", false, true),
+        ("setoption name NoSuchOption value 3", false, false),
+        ("setoption name Hash value 0", false, false),
+        ("setoption name Hash value lots", false, false),
+        ("setoption name Threads value 65", false, false),
+        ("setoption name Ponder value maybe", false, false),
+        ("setoption name TimeManager value fastest", false, false),
     ];
-    for (cmd, searches) in bad {
+    for (cmd, rejected, searches) in bad {
+        e.send(ONLY_MOVE);
         e.send(cmd);
         let mut lines = Vec::new();
         if searches {
@@ -600,12 +613,37 @@ fn bad_input_is_reported_and_the_last_good_position_is_kept() {
             e.fail(&format!("`{cmd}` got no `info string error: …` line"));
         }
         e.send("go depth 1");
-        let best = e.until_bestmove(LIVE).pop().unwrap();
-        if best.best() != "a1a2" {
+        let got = e.until_bestmove(LIVE);
+        let best = got.last().unwrap().best();
+        if rejected {
+            if best != "0000" {
+                e.fail(&format!(
+                    "after the rejected `{cmd}` go searched an older position"
+                ));
+            }
+            if !got
+                .iter()
+                .any(|l| l.starts("info string error: go: ") && l.text.contains("rejected"))
+            {
+                e.fail(&format!(
+                    "go after `{cmd}` did not say why it cannot search"
+                ));
+            }
+        } else if best != "a1a2" {
             e.fail(&format!(
                 "after `{cmd}` the engine left the last good position (only a1a2 is legal)"
             ));
         }
+        if count_bestmoves(&got) != 1 {
+            e.fail("one go, one bestmove");
+        }
+    }
+    // A valid position afterwards is searched again.
+    e.send("position startpos moves e2e4 e7e5 g1f3 e8e6");
+    e.send(ONLY_MOVE);
+    e.send("go depth 1");
+    if e.until_bestmove(LIVE).pop().unwrap().best() != "a1a2" {
+        e.fail("a valid position after a rejected one was not searched");
     }
     e.finish();
 }

@@ -33,7 +33,9 @@ struct Spent {
 }
 
 pub struct Engine {
-    position: Position,
+    /// The position the GUI last sent, or why it was rejected: `go` never searches any
+    /// other position (an older one would be a move for the wrong game).
+    position: Result<Position, String>,
     options: Options,
     tt: Arc<TranspositionTable>,
     running: Option<Running>,
@@ -108,7 +110,7 @@ impl Engine {
     pub fn new() -> Engine {
         let options = Options::default();
         Engine {
-            position: Position::startpos(),
+            position: Ok(Position::startpos()),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             options,
             running: None,
@@ -121,6 +123,9 @@ impl Engine {
         let parsed = parse::parse(line);
         for problem in &parsed.problems {
             error(problem);
+        }
+        if parsed.position_rejected {
+            self.position = Err(format!("`position` could not be read ({})", shorten(line)));
         }
         match parsed.command {
             None | Some(Command::Empty) => {}
@@ -138,7 +143,7 @@ impl Engine {
                 self.finish_search();
                 self.tt.clear();
                 self.options.time.new_game();
-                self.position = Position::startpos();
+                self.position = Ok(Position::startpos());
             }
             Some(Command::Position { start, moves }) => self.set_position(&start, &moves),
             Some(Command::SetOption { name, value }) => self.set_option(&name, value.as_deref()),
@@ -176,31 +181,15 @@ impl Engine {
         }
     }
 
+    /// Set the position, or remember why it was rejected: the previous position is gone
+    /// either way, since the GUI has moved on from it.
     fn set_position(&mut self, start: &PositionStart, moves: &[String]) {
-        let mut pos = match start {
-            PositionStart::StartPos => Position::startpos(),
-            PositionStart::Fen(fen) => match Position::from_fen(fen) {
-                Ok(p) => p,
-                Err(e) => {
-                    error(&format!("bad FEN ({e}); position unchanged"));
-                    return;
-                }
-            },
-        };
-        for (i, text) in moves.iter().enumerate() {
-            if let Err(e) = pos.play_uci(text) {
-                error(&format!(
-                    "{e} (move {} of the list); position unchanged",
-                    i + 1
-                ));
-                return;
-            }
-            // Keep only what the draw rules can use, so a 500-move game costs nothing.
-            if pos.halfmove_clock() == 0 {
-                pos.trim_record();
-            }
+        self.position = read_position(start, moves);
+        if let Err(why) = &self.position {
+            error(&format!(
+                "{why}; no position until the next valid `position`"
+            ));
         }
-        self.position = pos;
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -231,7 +220,16 @@ impl Engine {
     fn go(&mut self, params: &GoParams) {
         // A new go ends the running search first; that search still sends its bestmove.
         self.finish_search();
-        let pos = self.position.clone();
+        let pos = match &self.position {
+            Ok(pos) => pos.clone(),
+            Err(why) => {
+                error(&format!(
+                    "go: no search, the last position was rejected: {why}"
+                ));
+                emit("bestmove 0000");
+                return;
+            }
+        };
         let us = pos.side_to_move();
         let go = params.limits();
         let game = Game {
@@ -292,6 +290,34 @@ impl Engine {
                 emit("bestmove 0000");
             }
         }
+    }
+}
+
+/// The position a `position` command describes, or why there is none.
+fn read_position(start: &PositionStart, moves: &[String]) -> Result<Position, String> {
+    let mut pos = match start {
+        PositionStart::StartPos => Position::startpos(),
+        PositionStart::Fen(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN ({e})"))?,
+    };
+    for (i, text) in moves.iter().enumerate() {
+        pos.play_uci(text)
+            .map_err(|e| format!("{e} (move {} of the list)", i + 1))?;
+        // Keep only what the draw rules can use, so a 500-move game costs nothing.
+        if pos.halfmove_clock() == 0 {
+            pos.trim_record();
+        }
+    }
+    Ok(pos)
+}
+
+/// At most 60 characters of an input line, for a message.
+fn shorten(text: &str) -> String {
+    let clean: String = text.chars().filter(|c| !c.is_control()).collect();
+    let trimmed = clean.trim();
+    if trimmed.chars().count() > 60 {
+        format!("{}…", trimmed.chars().take(60).collect::<String>())
+    } else {
+        trimmed.to_string()
     }
 }
 

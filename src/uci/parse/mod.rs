@@ -147,6 +147,9 @@ pub struct Parsed {
     pub command: Option<Command>,
     /// Problems found, in order; empty for a clean line.
     pub problems: Vec<String>,
+    /// The line was a `position` command too broken to give one: the engine must not keep
+    /// searching the previous position as if the GUI had not moved on.
+    pub position_rejected: bool,
 }
 
 /// Parses one line sent by the GUI. Never panics.
@@ -165,6 +168,7 @@ pub fn parse(line: &str) -> Parsed {
         problems.push("control characters treated as spaces");
     }
 
+    let mut position_rejected = false;
     let command = if tokens.is_empty() {
         Some(Command::Empty)
     } else {
@@ -181,7 +185,9 @@ pub fn parse(line: &str) -> Parsed {
                 if i > 0 {
                     problems.push(skipped("", &tokens[..i]));
                 }
-                parse_command(keyword, &tokens[i + 1..], &mut problems)
+                let command = parse_command(keyword, &tokens[i + 1..], &mut problems);
+                position_rejected = keyword == Keyword::Position && command.is_none();
+                command
             }
         }
     };
@@ -189,6 +195,7 @@ pub fn parse(line: &str) -> Parsed {
     Parsed {
         command,
         problems: problems.finish(),
+        position_rejected,
     }
 }
 

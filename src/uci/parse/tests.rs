@@ -305,9 +305,14 @@ fn position_variants() {
     ];
     for (line, expected, n_problems) in cases {
         let p = parse(line);
+        // A `position` line that gives no command is flagged, so the engine drops the
+        // previous position instead of searching it.
+        assert_eq!(p.position_rejected, expected.is_none(), "{line:?}");
         assert_eq!(p.command, expected, "{line:?}");
         assert_eq!(p.problems.len(), n_problems, "{line:?}: {:?}", p.problems);
     }
+    assert!(!parse("go depth 3").position_rejected);
+    assert!(!parse("isready").position_rejected);
     assert_eq!(
         parse("position").problems,
         vec!["position: needs 'startpos' or 'fen', got nothing"]
