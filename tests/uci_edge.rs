@@ -345,3 +345,45 @@ fn hash_resized_between_1_and_256_mb_ten_times() {
     search(&mut e, "position startpos", "go depth 5");
     e.finish();
 }
+
+/// `MemAvailable` of this machine in MB, if known.
+fn available_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    line.split_whitespace()
+        .nth(1)?
+        .parse::<u64>()
+        .ok()
+        .map(|kb| kb >> 10)
+}
+
+/// The advertised maximum Hash must never abort the process: on a machine that cannot hold
+/// it the request is refused with an `info string error`, the old table is kept and the
+/// engine searches on. (The unit tests of `tt` check the refusal itself deterministically.)
+#[test]
+fn the_largest_hash_is_refused_when_it_does_not_fit() {
+    let _s = serial();
+    let max = sandglass::tt::MAX_MB as u64;
+    let Some(avail) = available_mb() else {
+        eprintln!("no /proc/meminfo: skipped");
+        return;
+    };
+    if (avail as f64 * sandglass::tt::MAX_MEMORY_SHARE) as u64 >= max {
+        eprintln!("{avail} MB available: {max} MB fits here, skipped");
+        return;
+    }
+    let mut e = Engine::ready();
+    e.send(&format!("setoption name Hash value {max}"));
+    let lines = e.sync();
+    if !lines
+        .iter()
+        .any(|l| l.is_error() && l.text.contains("Hash") && l.text.contains("stays at 16 MB"))
+    {
+        e.fail("a Hash that cannot fit was not refused with an error keeping 16 MB");
+    }
+    search(&mut e, "position startpos", "go depth 5");
+    if !e.alive() {
+        e.fail("the engine died");
+    }
+    e.finish();
+}

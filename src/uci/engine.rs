@@ -206,11 +206,21 @@ impl Engine {
                 match effect {
                     Effect::None => {}
                     Effect::ClearHash => self.tt.clear(),
-                    Effect::ResizeHash => match Arc::get_mut(&mut self.tt) {
-                        Some(tt) => tt.resize(next.hash_mb),
-                        // Unreachable once the search has ended; keep working regardless.
-                        None => self.tt = Arc::new(TranspositionTable::new(next.hash_mb)),
-                    },
+                    Effect::ResizeHash => {
+                        let resized = match Arc::get_mut(&mut self.tt) {
+                            Some(tt) => tt.resize(next.hash_mb),
+                            // Unreachable once the search has ended; keep working regardless.
+                            None => TranspositionTable::try_new(next.hash_mb)
+                                .map(|tt| self.tt = Arc::new(tt)),
+                        };
+                        if let Err(e) = resized {
+                            error(&format!(
+                                "{e}; the hash table stays at {} MB",
+                                self.tt.size_mb()
+                            ));
+                            return;
+                        }
+                    }
                 }
                 self.options = next;
             }
