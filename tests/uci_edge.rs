@@ -387,3 +387,35 @@ fn the_largest_hash_is_refused_when_it_does_not_fit() {
     }
     e.finish();
 }
+
+/// A `go` whose limits cannot be read says so and ends by itself (within the documented
+/// bound of `time::mode`), never becoming a search that waits for `stop`; a decimal clock
+/// is read as milliseconds.
+#[test]
+fn a_go_with_unreadable_limits_ends_by_itself() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    for go in [
+        "go depth",
+        "go depth -1",
+        "go winc 1000",
+        "go mate 0",
+        "go wtime abc",
+        "go frobnicate 7",
+    ] {
+        let (_, lines) = search(&mut e, "position startpos", go);
+        if !lines.iter().any(|l| l.is_error()) {
+            e.fail(&format!("`{go}` did not say what was wrong"));
+        }
+    }
+    // Decimal clocks are milliseconds: a clock search, with no error.
+    let (_, lines) = search(&mut e, "position startpos", "go wtime 1000.5 btime 1000.5");
+    if let Some(l) = lines.iter().find(|l| l.is_error()) {
+        let text = l.text.clone();
+        e.fail(&format!("a decimal clock was refused: {text}"));
+    }
+    // A plain go and go infinite still wait for stop.
+    search_until_stop(&mut e, "position startpos", "go");
+    search_until_stop(&mut e, "position startpos", "go infinite");
+    e.finish();
+}

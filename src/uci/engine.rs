@@ -147,7 +147,7 @@ impl Engine {
             }
             Some(Command::Position { start, moves }) => self.set_position(&start, &moves),
             Some(Command::SetOption { name, value }) => self.set_option(&name, value.as_deref()),
-            Some(Command::Go(params)) => self.go(&params),
+            Some(Command::Go(params)) => self.go(&params, parsed.go_unreadable),
             Some(Command::Stop) => {
                 // Ignored when no search runs; the search thread prints the bestmove.
                 if let Some(r) = &self.running {
@@ -227,7 +227,7 @@ impl Engine {
         }
     }
 
-    fn go(&mut self, params: &GoParams) {
+    fn go(&mut self, params: &GoParams, unreadable: bool) {
         // A new go ends the running search first; that search still sends its bestmove.
         self.finish_search();
         let pos = match &self.position {
@@ -241,7 +241,7 @@ impl Engine {
             }
         };
         let us = pos.side_to_move();
-        let go = params.limits();
+        let go = params.limits(unreadable);
         let game = Game {
             plies_played: pos.game_ply(),
             men: pos.men(),

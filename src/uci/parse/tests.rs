@@ -1012,3 +1012,54 @@ fn fuzz_token_soup_never_panics() {
         check_invariants(&line);
     }
 }
+
+#[test]
+fn go_times_may_carry_a_fraction_which_is_dropped() {
+    assert_eq!(go("go wtime 1000.5").wtime, Some(1000));
+    assert_eq!(go("go btime 999.999 binc 10.5").btime, Some(999));
+    assert_eq!(go("go btime 999.999 binc 10.5").binc, Some(10));
+    assert_eq!(go("go movetime 300.9").movetime, Some(300));
+    assert_eq!(go("go wtime -0.5").wtime, Some(0));
+    assert!(parse("go wtime 1000.5 btime 1000.25").problems.is_empty());
+    assert!(!parse("go wtime 1000.5").go_unreadable);
+    // Counts stay integers; a time needs digits on both sides of one point.
+    for line in [
+        "go depth 5.5",
+        "go nodes 10.0",
+        "go wtime 1000.",
+        "go wtime .5",
+        "go wtime 1.2.3",
+    ] {
+        let p = parse(line);
+        assert_eq!(p.problems.len(), 1, "{line:?}: {:?}", p.problems);
+        assert!(p.go_unreadable, "{line:?}");
+    }
+}
+
+#[test]
+fn go_with_an_unreadable_limit_is_flagged() {
+    for line in [
+        "go depth",
+        "go depth -1",
+        "go depth abc",
+        "go wtime x btime y",
+        "go movetime",
+        "go frobnicate 7",
+        "go depth 5 depth x",
+    ] {
+        assert!(parse(line).go_unreadable, "{line:?}");
+    }
+    for line in [
+        "go",
+        "go infinite",
+        "go depth 0",
+        "go mate 0",
+        "go winc 1000",
+        "go wtime -5",
+        "go depth 99999999999",
+        "go searchmoves e2e4",
+        "go searchmoves banana",
+    ] {
+        assert!(!parse(line).go_unreadable, "{line:?}");
+    }
+}
