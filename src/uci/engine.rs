@@ -6,7 +6,7 @@ use super::output::{emit, error, silence};
 use super::parse::{self, Command, GoParams, PositionStart};
 use crate::position::{Position, UciMove};
 use crate::score;
-use crate::search::{self, Info, Limits, ScoreBound, Signals, StopReason};
+use crate::search::{self, Info, Limits, Outcome, ScoreBound, Signals, StopReason};
 use crate::time::{self, Answer, Game, TimeLimit};
 use crate::tt::TranspositionTable;
 use chess::ChessMove;
@@ -373,41 +373,19 @@ impl SearchJob {
             timelog,
         } = self;
         let started = Instant::now();
-        let outcome = search::search(&pos, &limits, &tt, &signals, &mut |info| {
-            emit(&format_info(info))
-        });
-        if outcome.reason == StopReason::NoMoves {
-            let what = if pos.in_check() {
-                "checkmate"
-            } else {
-                "stalemate"
-            };
-            let score = if pos.in_check() { "mate 0" } else { "cp 0" };
-            emit(&format!("info depth 0 score {score}"));
-            emit(&format!("info string no legal moves: {what}"));
-        }
-        // go infinite and go ponder answer only after stop (or ponderhit).
-        match limits.mode.answer {
-            Answer::WhenDone => {}
-            Answer::AfterStop => signals.wait_until(|s| s.stopped()),
-            Answer::AfterPonderHit => signals.wait_until(|s| s.stopped() || !s.pondering()),
-        }
-        let elapsed = signals.elapsed().as_millis() as u64;
-        if timelog {
-            emit(&format!(
-                "info string time used {elapsed} ms (wall {} ms), depth {}, stopped by {}; soft now {} ms{}",
-                started.elapsed().as_millis(),
-                outcome.depth,
-                outcome.reason.describe(),
-                outcome.soft_ms.map_or("-".into(), |s| s.to_string()),
-                if outcome.adjust_reason.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", outcome.adjust_reason)
-                }
-            ));
-        }
-        emit(&bestmove_line(&pos, outcome.best, outcome.ponder));
+        let mut elapsed = 0;
+        // The bestmove goes out from the main search thread as soon as it is done; the
+        // helpers are joined after it (`search_then`), before this thread ends.
+        search::search_then(
+            &pos,
+            &limits,
+            &tt,
+            &signals,
+            &mut |info| emit(&format_info(info)),
+            &mut |outcome| {
+                elapsed = answer(&pos, &limits, &signals, outcome, started, timelog);
+            },
+        );
         match &limits.mode.time {
             TimeLimit::Clock(b) => Some(Spent {
                 spent_ms: elapsed,
@@ -416,6 +394,51 @@ impl SearchJob {
             _ => None,
         }
     }
+}
+
+/// Wait as the mode requires, then print the `bestmove` (and the `TimeLog` line); returns
+/// the time spent against the budget, in ms.
+fn answer(
+    pos: &Position,
+    limits: &Limits,
+    signals: &Signals,
+    outcome: &Outcome,
+    started: Instant,
+    timelog: bool,
+) -> u64 {
+    if outcome.reason == StopReason::NoMoves {
+        let what = if pos.in_check() {
+            "checkmate"
+        } else {
+            "stalemate"
+        };
+        let score = if pos.in_check() { "mate 0" } else { "cp 0" };
+        emit(&format!("info depth 0 score {score}"));
+        emit(&format!("info string no legal moves: {what}"));
+    }
+    // go infinite and go ponder answer only after stop (or ponderhit).
+    match limits.mode.answer {
+        Answer::WhenDone => {}
+        Answer::AfterStop => signals.wait_until(|s| s.stopped()),
+        Answer::AfterPonderHit => signals.wait_until(|s| s.stopped() || !s.pondering()),
+    }
+    let elapsed = signals.elapsed().as_millis() as u64;
+    if timelog {
+        emit(&format!(
+            "info string time used {elapsed} ms (wall {} ms), depth {}, stopped by {}; soft now {} ms{}",
+            started.elapsed().as_millis(),
+            outcome.depth,
+            outcome.reason.describe(),
+            outcome.soft_ms.map_or("-".into(), |s| s.to_string()),
+            if outcome.adjust_reason.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", outcome.adjust_reason)
+            }
+        ));
+    }
+    emit(&bestmove_line(pos, outcome.best, outcome.ponder));
+    elapsed
 }
 
 /// `bestmove X [ponder Y]`, with Y only if it is legal after X.
