@@ -957,3 +957,69 @@ fn random_command_sequences_keep_the_protocol_invariants() {
     );
     eprintln!("fuzz: {SEQUENCES} sequences in {took:?}");
 }
+
+/// The first move of the last `pv` before the bestmove, and that line.
+fn last_pv(lines: &[Line]) -> Option<(String, Line)> {
+    lines.iter().rev().find_map(|l| {
+        let pv = l.text.split(" pv ").nth(1)?;
+        Some((pv.split_whitespace().next()?.to_string(), l.clone()))
+    })
+}
+
+/// Every bestmove is preceded by an info line whose PV starts with the move played, however
+/// the search ends (fastchess warns "Bestmove does not match beginning of last PV"), and
+/// with MultiPV that line is line 1.
+#[test]
+fn the_last_pv_starts_with_the_move_played() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    let check = |e: &mut Engine, setup: &str, go: &str, stop: bool| {
+        e.send(KIWIPETE);
+        e.sync();
+        e.send(go);
+        if stop {
+            e.expect(
+                |l| depth_of(l).is_some_and(|d| d >= 3),
+                LIVE,
+                "an info line of depth >= 3",
+            );
+            e.send("stop");
+        }
+        let lines = e.until_bestmove(LIVE);
+        let best = lines.last().unwrap().best().to_string();
+        match last_pv(&lines) {
+            Some((first, line)) => {
+                if first != best {
+                    e.fail(&format!(
+                        "{setup}, `{go}`: last pv starts {first}, bestmove {best}"
+                    ));
+                }
+                if line.field("multipv").is_some_and(|m| m != "1") {
+                    e.fail(&format!("{setup}, `{go}`: the last pv is not multipv 1"));
+                }
+                if line.field("score").is_none() || line.num("depth").is_none() {
+                    e.fail(&format!(
+                        "{setup}, `{go}`: the last pv line lacks depth or score"
+                    ));
+                }
+            }
+            None => e.fail(&format!("{setup}, `{go}`: no pv before bestmove {best}")),
+        }
+    };
+    for (setup, threads, multipv) in [("1 thread", 1, 1), ("2 threads, MultiPV 3", 2, 3)] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send(&format!("setoption name MultiPV value {multipv}"));
+        for go in [
+            "go nodes 1",
+            "go depth 1",
+            "go nodes 3000",
+            "go nodes 77777",
+            "go movetime 30",
+            "go wtime 200 btime 200",
+        ] {
+            check(&mut e, setup, go, false);
+        }
+        check(&mut e, setup, "go infinite", true);
+    }
+    e.finish();
+}
