@@ -1023,3 +1023,55 @@ fn the_last_pv_starts_with_the_move_played() {
     }
     e.finish();
 }
+
+/// MultiPV lines come best first at every depth: multipv 1 has the highest score (a later
+/// line, searched without the earlier lines' moves, can score higher than they did).
+#[test]
+fn multipv_lines_are_sorted_by_score() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    e.send("setoption name MultiPV value 4");
+    // Searched in this order, these gave a multipv 2 above multipv 1 at depths 7-9, 8 and 3.
+    for position in [
+        "position startpos",
+        KIWIPETE,
+        "position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ] {
+        e.send("ucinewgame");
+        e.send(position);
+        e.send("go depth 9");
+        let lines = e.until_bestmove(LIVE);
+        let best = lines.last().unwrap().best().to_string();
+        // (depth, multipv, score in cp or ±100000 ∓ mate distance) of the exact lines
+        let mut by_depth: Vec<(u64, u64, i64)> = Vec::new();
+        for l in &lines {
+            let (Some(d), Some(m), Some(score)) = (l.num("depth"), l.num("multipv"), l.score())
+            else {
+                continue;
+            };
+            if l.text.contains("bound") {
+                continue;
+            }
+            let v: i64 = score.split(' ').nth(1).unwrap().parse().unwrap();
+            let v = if score.starts_with("mate") {
+                (100_000 - v.abs()) * v.signum()
+            } else {
+                v
+            };
+            by_depth.push((d, m, v));
+        }
+        for w in by_depth.windows(2) {
+            let ((d1, m1, v1), (d2, m2, v2)) = (w[0], w[1]);
+            if d1 == d2 && m2 == m1 + 1 && v2 > v1 {
+                e.fail(&format!(
+                    "`{position}` depth {d1}: multipv {m2} scores {v2} above multipv {m1} ({v1})"
+                ));
+            }
+        }
+        let (first, _) = last_pv(&lines).unwrap();
+        if first != best {
+            e.fail("the bestmove is not multipv 1");
+        }
+    }
+    e.finish();
+}

@@ -64,7 +64,7 @@ pub fn iterate(
     for depth in 1..=max_depth {
         s.seldepth = 0;
         let iteration_start = s.stop.signals.elapsed();
-        let lines = match search_lines(s, &root_moves, depth, limits.multipv, &best, report) {
+        let mut lines = match search_lines(s, &root_moves, depth, limits.multipv, &best, report) {
             Ok(lines) => lines,
             Err(cut) => {
                 play_if_proved(&mut best, cut, s, depth);
@@ -73,6 +73,10 @@ pub fn iterate(
             }
         };
         completed = depth;
+        // Each line is the best of the moves the lines before it left, but a later line can
+        // still score higher (the table and the aspiration windows see different trees):
+        // report them best first, and play the best, as every GUI reads multipv 1 as the move.
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
         for (i, line) in lines.iter().enumerate() {
             report(&info(s, depth, i, line, ScoreBound::Exact));
         }
@@ -143,7 +147,7 @@ pub fn iterate(
 }
 
 /// One iteration: every MultiPV line, each searched without the moves of the lines before
-/// it, in order of the search (the first line is the best).
+/// it, in order of the search (the caller sorts them by score).
 fn search_lines(
     s: &mut Searcher,
     root_moves: &[ChessMove],
