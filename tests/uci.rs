@@ -1075,3 +1075,37 @@ fn multipv_lines_are_sorted_by_score() {
     }
     e.finish();
 }
+
+/// `nps` and `time` of an info line agree: with time t ms (whole milliseconds, truncated)
+/// and N nodes, nps is N per the true duration, which lies in [t, t + 1) ms (the engine
+/// used to print `time 0` with nps = N × 1000, as if a whole millisecond had passed).
+#[test]
+fn nps_agrees_with_time() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    e.send("position startpos");
+    let mut lines = Vec::new();
+    // Short searches, so that some lines print time 0.
+    for go in ["go depth 1", "go depth 2", "go nodes 1", "go nodes 500"].repeat(5) {
+        e.send(go);
+        lines.extend(e.until_bestmove(LIVE));
+    }
+    e.send("go depth 6");
+    lines.extend(e.until_bestmove(LIVE));
+    for l in &lines {
+        let (Some(t), Some(n), Some(nodes)) = (l.num("time"), l.num("nps"), l.num("nodes")) else {
+            continue;
+        };
+        let (nodes, t, n) = (u128::from(nodes), u128::from(t), u128::from(n));
+        // n = floor(nodes / duration) with the duration a whole number of microseconds in
+        // [1000 t, 1000 t + 999]: time 0 means under a millisecond, so nps > nodes × 1000.
+        let fastest = nodes * 1_000_000 / (1000 * t).max(1);
+        let slowest = nodes * 1_000_000 / (1000 * t + 999);
+        let ok = (slowest..=fastest).contains(&n);
+        if !ok {
+            let text = l.text.clone();
+            e.fail(&format!("nps disagrees with time: {text}"));
+        }
+    }
+    e.finish();
+}

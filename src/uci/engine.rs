@@ -331,9 +331,13 @@ fn shorten(text: &str) -> String {
     }
 }
 
+/// `time` and `nps` come from the same microsecond duration, so they agree: `time 0` means
+/// under a millisecond, and nps is then more than nodes × 1000, not exactly that as if a
+/// whole millisecond had passed.
 fn format_info(info: &Info) -> String {
-    let ms = info.time.as_millis().max(1) as u64;
-    let nps = info.nodes * 1000 / ms;
+    let us = info.time.as_micros().max(1);
+    let nps = u128::from(info.nodes) * 1_000_000 / us;
+    let ms = us / 1000;
     let bound = match info.bound {
         ScoreBound::Exact => "",
         ScoreBound::Lower => " lowerbound",
@@ -347,7 +351,7 @@ fn format_info(info: &Info) -> String {
         info.multipv,
         score::uci(info.score),
         info.nodes,
-        info.time.as_millis(),
+        ms,
         info.hashfull,
         pv.join(" ")
     )
