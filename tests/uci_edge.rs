@@ -257,7 +257,14 @@ fn nul_bytes_and_invalid_utf8() {
             e.fail(&format!("no error for the raw line {raw:?}"));
         }
     }
-    // NUL as a separator inside a good command; the position is still the one after e2e4.
+    // The position line with invalid UTF-8 was rejected, leaving no position: go says so.
+    e.send("go depth 1");
+    let lines = e.until_bestmove(LIVE);
+    if lines.last().unwrap().best() != "0000" || !lines.iter().any(|l| l.is_error()) {
+        e.fail("go after a rejected position searched an older one");
+    }
+    // NUL as a separator inside a good command.
+    e.send("position startpos moves e2e4");
     e.send_raw(b"go\0depth\x002\n");
     let best = e.until_bestmove(LIVE).pop().unwrap();
     e.assert_legal("position startpos moves e2e4", best.best());
