@@ -57,8 +57,11 @@ struct Bucket {
 }
 
 pub const DEFAULT_MB: usize = 16;
-/// The largest table the `Hash` option offers.
+/// The largest table the `Hash` option offers. A request is still refused (and the old table
+/// kept) when the machine cannot hold it: see [`TranspositionTable::try_new_within`].
 pub const MAX_MB: usize = 32_768;
+/// The table may take at most this share of the memory available for it.
+pub const MAX_MEMORY_SHARE: f64 = 0.75;
 
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -116,23 +119,101 @@ impl Packed {
     }
 }
 
-impl TranspositionTable {
-    /// A table of `mb` megabytes (at least one bucket).
-    pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.clamp(1, MAX_MB) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::new();
-        buckets.resize_with(count.max(1), Bucket::default);
-        TranspositionTable {
-            buckets,
-            age: AtomicU8::new(0),
+/// Whether a table of `mb` MB is allowed and fits in [`MAX_MEMORY_SHARE`] of `available`.
+fn check_fits(mb: usize, available: Option<u64>) -> Result<(), String> {
+    if !(1..=MAX_MB).contains(&mb) {
+        return Err(format!("Hash {mb} MB is outside 1..{MAX_MB}"));
+    }
+    let bytes = (mb as u64) << 20;
+    if let Some(avail) = available {
+        let limit = (avail as f64 * MAX_MEMORY_SHARE) as u64;
+        if bytes > limit {
+            return Err(format!(
+                "Hash {mb} MB does not fit in memory: {} MB available, the table may take {} MB",
+                avail >> 20,
+                limit >> 20
+            ));
         }
     }
+    Ok(())
+}
 
-    /// Change the size, discarding the contents. The old table is freed before the new one
-    /// is allocated, so resizing never needs both at once.
-    pub fn resize(&mut self, mb: usize) {
+/// The zeroed buckets of an `mb` MB table, or why the allocator refused them.
+fn allocate(mb: usize) -> Result<Vec<Bucket>, String> {
+    let count = usize::try_from(((mb as u64) << 20) / std::mem::size_of::<Bucket>() as u64)
+        .map_err(|_| format!("Hash {mb} MB is too large for this machine's address space"))?;
+    let mut buckets = Vec::new();
+    buckets
+        .try_reserve_exact(count.max(1))
+        .map_err(|e| format!("cannot allocate Hash {mb} MB ({e})"))?;
+    buckets.resize_with(count.max(1), Bucket::default);
+    Ok(buckets)
+}
+
+/// Bytes the operating system says a new allocation can still get without swapping
+/// (`MemAvailable` of /proc/meminfo); None where that is not known.
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+impl TranspositionTable {
+    /// A table of `mb` megabytes, or, if that cannot be had, the largest of 1 MB or one
+    /// bucket that can (the engine must start whatever the machine).
+    pub fn new(mb: usize) -> TranspositionTable {
+        TranspositionTable::try_new(mb)
+            .or_else(|_| TranspositionTable::try_new_within(1, None))
+            .unwrap_or_else(|_| TranspositionTable {
+                buckets: vec![Bucket::default()],
+                age: AtomicU8::new(0),
+            })
+    }
+
+    /// A table of `mb` megabytes (1..=[`MAX_MB`]), or why it cannot be had.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+        TranspositionTable::try_new_within(mb, available_memory())
+    }
+
+    /// A table of `mb` megabytes if it fits in [`MAX_MEMORY_SHARE`] of `available` bytes
+    /// (no check when None), allocated fallibly.
+    ///
+    /// Why check the available memory first rather than just ask the allocator: Linux
+    /// overcommits, so a 32 GB reservation on a 16 GB machine may "succeed" and the process
+    /// is then killed by the OOM killer when the table is zeroed, page by page, with no
+    /// chance to say anything. `try_reserve_exact` catches the allocations the kernel does
+    /// refuse (and every refusal on systems without overcommit); the share leaves room for
+    /// the rest of the engine and the GUI, since `MemAvailable` is an estimate.
+    pub fn try_new_within(mb: usize, available: Option<u64>) -> Result<TranspositionTable, String> {
+        check_fits(mb, available)?;
+        Ok(TranspositionTable {
+            buckets: allocate(mb)?,
+            age: AtomicU8::new(0),
+        })
+    }
+
+    /// Change the size, discarding the contents; on failure the table is left as it was
+    /// and the error says why. The memory the current table holds counts as available,
+    /// since it is freed before the new one is allocated (resizing never needs both at
+    /// once). Should the allocator refuse even so, a table of the old size is made again.
+    pub fn resize(&mut self, mb: usize) -> Result<(), String> {
+        let held = (self.buckets.len() * std::mem::size_of::<Bucket>()) as u64;
+        // Checked before anything is freed, so a refused size keeps the table's contents.
+        check_fits(mb, available_memory().map(|a| a.saturating_add(held)))?;
+        let old_mb = self.size_mb().max(1);
         self.buckets = Vec::new();
-        *self = TranspositionTable::new(mb);
+        match allocate(mb) {
+            Ok(buckets) => {
+                self.buckets = buckets;
+                self.age.store(0, Relaxed);
+                Ok(())
+            }
+            Err(e) => {
+                *self = TranspositionTable::new(old_mb);
+                Err(e)
+            }
+        }
     }
 
     pub fn size_mb(&self) -> usize {
@@ -288,6 +369,41 @@ mod tests {
         assert!(tt.probe(0xDEAD_BEEE, 0).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF, 0).is_none());
+    }
+
+    #[test]
+    fn a_table_that_does_not_fit_is_refused_without_allocating() {
+        // 32 GB against 1 GB available: refused before any allocation, so no abort and no
+        // OOM kill whatever the machine.
+        let err = TranspositionTable::try_new_within(MAX_MB, Some(1 << 30))
+            .err()
+            .expect("refused");
+        assert!(err.contains("does not fit"), "{err}");
+        // The share: 3 MB of 4 MB available fits, 4 MB does not.
+        assert!(TranspositionTable::try_new_within(3, Some(4 << 20)).is_ok());
+        assert!(TranspositionTable::try_new_within(4, Some(4 << 20)).is_err());
+        assert!(TranspositionTable::try_new_within(0, None).is_err());
+        assert!(TranspositionTable::try_new_within(MAX_MB + 1, None).is_err());
+    }
+
+    #[test]
+    fn a_refused_resize_keeps_the_table() {
+        let mut tt = TranspositionTable::new(2);
+        let m = ChessMove::from_str("e2e4").unwrap();
+        let entry = Entry {
+            mv: Some(m),
+            score: 1,
+            eval: 2,
+            depth: 3,
+            bound: Bound::Exact,
+        };
+        tt.store(42, 0, entry);
+        // Beyond the largest size the option offers: refused, contents kept.
+        assert!(tt.resize(MAX_MB + 1).is_err());
+        assert_eq!(tt.size_mb(), 2);
+        assert_eq!(tt.probe(42, 0).map(|e| e.mv), Some(Some(m)));
+        assert!(tt.resize(1).is_ok());
+        assert_eq!(tt.size_mb(), 1);
     }
 
     #[test]

@@ -551,8 +551,11 @@ fn eof_during_a_search_exits_0_within_1s() {
     e.assert_no_panic();
 }
 
+/// Bad input is reported. A rejected `go` or `setoption` keeps the last good position; a
+/// rejected `position` leaves no position at all: `go` then says why and answers
+/// `bestmove 0000` rather than a move for a position the GUI has moved on from.
 #[test]
-fn bad_input_is_reported_and_the_last_good_position_is_kept() {
+fn bad_input_is_reported_and_a_rejected_position_is_never_searched() {
     let _s = serial();
     let mut e = Engine::ready();
     e.send(ONLY_MOVE);
@@ -560,28 +563,38 @@ fn bad_input_is_reported_and_the_last_good_position_is_kept() {
     if e.until_bestmove(LIVE).pop().unwrap().best() != "a1a2" {
         e.fail("the only legal move is a1a2");
     }
-    // (command, whether it still starts a search)
+    // (command, whether it is a position the engine must reject, whether it starts a search)
     let bad = [
         (
             "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+            true,
             false,
         ),
-        ("position fen 9/8/8/8/8/8/8/8 w - - 0 1", false),
-        ("position fen nonsense", false),
-        ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", false),
-        ("position startpos moves e2e4 e7e5 e1e3", false),
-        ("position startpos moves e2e5", false),
-        ("position startpos moves e2e4 banana", false),
-        ("go depth abc", true),
-        ("go nodes -5", true),
-        ("setoption name NoSuchOption value 3", false),
-        ("setoption name Hash value 0", false),
-        ("setoption name Hash value lots", false),
-        ("setoption name Threads value 65", false),
-        ("setoption name Ponder value maybe", false),
-        ("setoption name TimeManager value fastest", false),
+        ("position fen 9/8/8/8/8/8/8/8 w - - 0 1", true, false),
+        ("position fen nonsense", true, false),
+        ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", true, false),
+        ("position startpos moves e2e4 e7e5 e1e3", true, false),
+        ("position startpos moves e2e5", true, false),
+        ("position startpos moves e2e4 banana", true, false),
+        ("position startpos moves e2e4 e7e5 g1f3 e8e6", true, false),
+        (
+            "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1",
+            true,
+            false,
+        ),
+        ("position fen", true, false),
+        ("position", true, false),
+        ("go depth abc", false, true),
+        ("go nodes -5", false, true),
+        ("setoption name NoSuchOption value 3", false, false),
+        ("setoption name Hash value 0", false, false),
+        ("setoption name Hash value lots", false, false),
+        ("setoption name Threads value 65", false, false),
+        ("setoption name Ponder value maybe", false, false),
+        ("setoption name TimeManager value fastest", false, false),
     ];
-    for (cmd, searches) in bad {
+    for (cmd, rejected, searches) in bad {
+        e.send(ONLY_MOVE);
         e.send(cmd);
         let mut lines = Vec::new();
         if searches {
@@ -600,12 +613,37 @@ fn bad_input_is_reported_and_the_last_good_position_is_kept() {
             e.fail(&format!("`{cmd}` got no `info string error: …` line"));
         }
         e.send("go depth 1");
-        let best = e.until_bestmove(LIVE).pop().unwrap();
-        if best.best() != "a1a2" {
+        let got = e.until_bestmove(LIVE);
+        let best = got.last().unwrap().best();
+        if rejected {
+            if best != "0000" {
+                e.fail(&format!(
+                    "after the rejected `{cmd}` go searched an older position"
+                ));
+            }
+            if !got
+                .iter()
+                .any(|l| l.starts("info string error: go: ") && l.text.contains("rejected"))
+            {
+                e.fail(&format!(
+                    "go after `{cmd}` did not say why it cannot search"
+                ));
+            }
+        } else if best != "a1a2" {
             e.fail(&format!(
                 "after `{cmd}` the engine left the last good position (only a1a2 is legal)"
             ));
         }
+        if count_bestmoves(&got) != 1 {
+            e.fail("one go, one bestmove");
+        }
+    }
+    // A valid position afterwards is searched again.
+    e.send("position startpos moves e2e4 e7e5 g1f3 e8e6");
+    e.send(ONLY_MOVE);
+    e.send("go depth 1");
+    if e.until_bestmove(LIVE).pop().unwrap().best() != "a1a2" {
+        e.fail("a valid position after a rejected one was not searched");
     }
     e.finish();
 }
@@ -918,4 +956,156 @@ fn random_command_sequences_keep_the_protocol_invariants() {
         "the fuzz test took {took:?}; keep it under a minute"
     );
     eprintln!("fuzz: {SEQUENCES} sequences in {took:?}");
+}
+
+/// The first move of the last `pv` before the bestmove, and that line.
+fn last_pv(lines: &[Line]) -> Option<(String, Line)> {
+    lines.iter().rev().find_map(|l| {
+        let pv = l.text.split(" pv ").nth(1)?;
+        Some((pv.split_whitespace().next()?.to_string(), l.clone()))
+    })
+}
+
+/// Every bestmove is preceded by an info line whose PV starts with the move played, however
+/// the search ends (fastchess warns "Bestmove does not match beginning of last PV"), and
+/// with MultiPV that line is line 1.
+#[test]
+fn the_last_pv_starts_with_the_move_played() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    let check = |e: &mut Engine, setup: &str, go: &str, stop: bool| {
+        e.send(KIWIPETE);
+        e.sync();
+        e.send(go);
+        if stop {
+            e.expect(
+                |l| depth_of(l).is_some_and(|d| d >= 3),
+                LIVE,
+                "an info line of depth >= 3",
+            );
+            e.send("stop");
+        }
+        let lines = e.until_bestmove(LIVE);
+        let best = lines.last().unwrap().best().to_string();
+        match last_pv(&lines) {
+            Some((first, line)) => {
+                if first != best {
+                    e.fail(&format!(
+                        "{setup}, `{go}`: last pv starts {first}, bestmove {best}"
+                    ));
+                }
+                if line.field("multipv").is_some_and(|m| m != "1") {
+                    e.fail(&format!("{setup}, `{go}`: the last pv is not multipv 1"));
+                }
+                if line.field("score").is_none() || line.num("depth").is_none() {
+                    e.fail(&format!(
+                        "{setup}, `{go}`: the last pv line lacks depth or score"
+                    ));
+                }
+            }
+            None => e.fail(&format!("{setup}, `{go}`: no pv before bestmove {best}")),
+        }
+    };
+    for (setup, threads, multipv) in [("1 thread", 1, 1), ("2 threads, MultiPV 3", 2, 3)] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send(&format!("setoption name MultiPV value {multipv}"));
+        for go in [
+            "go nodes 1",
+            "go depth 1",
+            "go nodes 3000",
+            "go nodes 77777",
+            "go movetime 30",
+            "go wtime 200 btime 200",
+        ] {
+            check(&mut e, setup, go, false);
+        }
+        check(&mut e, setup, "go infinite", true);
+    }
+    e.finish();
+}
+
+/// MultiPV lines come best first at every depth: multipv 1 has the highest score (a later
+/// line, searched without the earlier lines' moves, can score higher than they did).
+#[test]
+fn multipv_lines_are_sorted_by_score() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    e.send("setoption name MultiPV value 4");
+    // Searched in this order, these gave a multipv 2 above multipv 1 at depths 7-9, 8 and 3.
+    for position in [
+        "position startpos",
+        KIWIPETE,
+        "position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ] {
+        e.send("ucinewgame");
+        e.send(position);
+        e.send("go depth 9");
+        let lines = e.until_bestmove(LIVE);
+        let best = lines.last().unwrap().best().to_string();
+        // (depth, multipv, score in cp or ±100000 ∓ mate distance) of the exact lines
+        let mut by_depth: Vec<(u64, u64, i64)> = Vec::new();
+        for l in &lines {
+            let (Some(d), Some(m), Some(score)) = (l.num("depth"), l.num("multipv"), l.score())
+            else {
+                continue;
+            };
+            if l.text.contains("bound") {
+                continue;
+            }
+            let v: i64 = score.split(' ').nth(1).unwrap().parse().unwrap();
+            let v = if score.starts_with("mate") {
+                (100_000 - v.abs()) * v.signum()
+            } else {
+                v
+            };
+            by_depth.push((d, m, v));
+        }
+        for w in by_depth.windows(2) {
+            let ((d1, m1, v1), (d2, m2, v2)) = (w[0], w[1]);
+            if d1 == d2 && m2 == m1 + 1 && v2 > v1 {
+                e.fail(&format!(
+                    "`{position}` depth {d1}: multipv {m2} scores {v2} above multipv {m1} ({v1})"
+                ));
+            }
+        }
+        let (first, _) = last_pv(&lines).unwrap();
+        if first != best {
+            e.fail("the bestmove is not multipv 1");
+        }
+    }
+    e.finish();
+}
+
+/// `nps` and `time` of an info line agree: with time t ms (whole milliseconds, truncated)
+/// and N nodes, nps is N per the true duration, which lies in [t, t + 1) ms (the engine
+/// used to print `time 0` with nps = N × 1000, as if a whole millisecond had passed).
+#[test]
+fn nps_agrees_with_time() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    e.send("position startpos");
+    let mut lines = Vec::new();
+    // Short searches, so that some lines print time 0.
+    for go in ["go depth 1", "go depth 2", "go nodes 1", "go nodes 500"].repeat(5) {
+        e.send(go);
+        lines.extend(e.until_bestmove(LIVE));
+    }
+    e.send("go depth 6");
+    lines.extend(e.until_bestmove(LIVE));
+    for l in &lines {
+        let (Some(t), Some(n), Some(nodes)) = (l.num("time"), l.num("nps"), l.num("nodes")) else {
+            continue;
+        };
+        let (nodes, t, n) = (u128::from(nodes), u128::from(t), u128::from(n));
+        // n = floor(nodes / duration) with the duration a whole number of microseconds in
+        // [1000 t, 1000 t + 999]: time 0 means under a millisecond, so nps > nodes × 1000.
+        let fastest = nodes * 1_000_000 / (1000 * t).max(1);
+        let slowest = nodes * 1_000_000 / (1000 * t + 999);
+        let ok = (slowest..=fastest).contains(&n);
+        if !ok {
+            let text = l.text.clone();
+            e.fail(&format!("nps disagrees with time: {text}"));
+        }
+    }
+    e.finish();
 }

@@ -257,7 +257,14 @@ fn nul_bytes_and_invalid_utf8() {
             e.fail(&format!("no error for the raw line {raw:?}"));
         }
     }
-    // NUL as a separator inside a good command; the position is still the one after e2e4.
+    // The position line with invalid UTF-8 was rejected, leaving no position: go says so.
+    e.send("go depth 1");
+    let lines = e.until_bestmove(LIVE);
+    if lines.last().unwrap().best() != "0000" || !lines.iter().any(|l| l.is_error()) {
+        e.fail("go after a rejected position searched an older one");
+    }
+    // NUL as a separator inside a good command.
+    e.send("position startpos moves e2e4");
     e.send_raw(b"go\0depth\x002\n");
     let best = e.until_bestmove(LIVE).pop().unwrap();
     e.assert_legal("position startpos moves e2e4", best.best());
@@ -343,5 +350,79 @@ fn hash_resized_between_1_and_256_mb_ten_times() {
         e.fail("resizing the hash during go infinite must end it with one bestmove");
     }
     search(&mut e, "position startpos", "go depth 5");
+    e.finish();
+}
+
+/// `MemAvailable` of this machine in MB, if known.
+fn available_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    line.split_whitespace()
+        .nth(1)?
+        .parse::<u64>()
+        .ok()
+        .map(|kb| kb >> 10)
+}
+
+/// The advertised maximum Hash must never abort the process: on a machine that cannot hold
+/// it the request is refused with an `info string error`, the old table is kept and the
+/// engine searches on. (The unit tests of `tt` check the refusal itself deterministically.)
+#[test]
+fn the_largest_hash_is_refused_when_it_does_not_fit() {
+    let _s = serial();
+    let max = sandglass::tt::MAX_MB as u64;
+    let Some(avail) = available_mb() else {
+        eprintln!("no /proc/meminfo: skipped");
+        return;
+    };
+    if (avail as f64 * sandglass::tt::MAX_MEMORY_SHARE) as u64 >= max {
+        eprintln!("{avail} MB available: {max} MB fits here, skipped");
+        return;
+    }
+    let mut e = Engine::ready();
+    e.send(&format!("setoption name Hash value {max}"));
+    let lines = e.sync();
+    if !lines
+        .iter()
+        .any(|l| l.is_error() && l.text.contains("Hash") && l.text.contains("stays at 16 MB"))
+    {
+        e.fail("a Hash that cannot fit was not refused with an error keeping 16 MB");
+    }
+    search(&mut e, "position startpos", "go depth 5");
+    if !e.alive() {
+        e.fail("the engine died");
+    }
+    e.finish();
+}
+
+/// A `go` whose limits cannot be read says so and ends by itself (within the documented
+/// bound of `time::mode`), never becoming a search that waits for `stop`; a decimal clock
+/// is read as milliseconds.
+#[test]
+fn a_go_with_unreadable_limits_ends_by_itself() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    for go in [
+        "go depth",
+        "go depth -1",
+        "go winc 1000",
+        "go mate 0",
+        "go wtime abc",
+        "go frobnicate 7",
+    ] {
+        let (_, lines) = search(&mut e, "position startpos", go);
+        if !lines.iter().any(|l| l.is_error()) {
+            e.fail(&format!("`{go}` did not say what was wrong"));
+        }
+    }
+    // Decimal clocks are milliseconds: a clock search, with no error.
+    let (_, lines) = search(&mut e, "position startpos", "go wtime 1000.5 btime 1000.5");
+    if let Some(l) = lines.iter().find(|l| l.is_error()) {
+        let text = l.text.clone();
+        e.fail(&format!("a decimal clock was refused: {text}"));
+    }
+    // A plain go and go infinite still wait for stop.
+    search_until_stop(&mut e, "position startpos", "go");
+    search_until_stop(&mut e, "position startpos", "go infinite");
     e.finish();
 }

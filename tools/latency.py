@@ -2,11 +2,16 @@
 """Measure how promptly a UCI engine reacts, over its pipes (standard library only).
 
 Usage: python3 tools/latency.py ./target/release/sandglass [--quick]
+       python3 tools/latency.py ./target/release/sandglass --threads 1,2,8 [--runs 20]
 
 1. stop latency: `go infinite`, wait a random 50-300 ms, `stop`; time from stop to bestmove
    (100 times).
 2. movetime overshoot: `go movetime 500`; overshoot = (go to bestmove) - 500 ms (50 times).
 3. isready latency during a search: `isready` every 100 ms during `go infinite` (50 times).
+
+With --threads, for each Threads value in the list instead: the stop latency and the
+`go movetime 300` overshoot, --runs times each (default 20), on a fresh engine per value.
+With more threads than cores this shows whether `bestmove` waits for the helper threads.
 
 Times are taken in this process when a line is written and when it is read, so they include
 the pipe and scheduling delays a GUI would see. This is a measurement, not a test.
@@ -101,15 +106,40 @@ def stop_latency(engine, runs, rng):
     summary("stop latency (stop -> bestmove)", times)
 
 
-def movetime_overshoot(engine, runs):
+def movetime_overshoot(engine, runs, movetime=500):
     overshoots = []
     for _ in range(runs):
         engine.send("position startpos")
         engine.sync()
-        sent = engine.send("go movetime 500")
+        sent = engine.send(f"go movetime {movetime}")
         at, _ = engine.wait_for(is_bestmove)
-        overshoots.append((at - sent) * 1000 - 500)
-    summary("movetime 500 overshoot (elapsed - 500 ms)", overshoots)
+        overshoots.append((at - sent) * 1000 - movetime)
+    summary(f"movetime {movetime} overshoot (elapsed - {movetime} ms)", overshoots)
+
+
+def thread_matrix(path, threads_list, runs, rng):
+    """Stop latency and movetime-300 overshoot for each Threads value."""
+    for threads in threads_list:
+        print(f"--- Threads {threads} ---")
+        engine = Engine(path)
+        engine.send("uci")
+        engine.wait_for(lambda l: l == "uciok")
+        engine.send(f"setoption name Threads value {threads}")
+        engine.sync()
+        stop_latency(engine, runs, rng)
+        movetime_overshoot(engine, runs, 300)
+        engine.quit()
+
+
+def option_value(name, default):
+    """The value after `--name` on the command line, or `default`."""
+    argv = sys.argv[1:]
+    if name in argv:
+        i = argv.index(name)
+        if i + 1 < len(argv):
+            return argv[i + 1]
+        raise SystemExit(f"{name} needs a value")
+    return default
 
 
 def isready_latency(engine, runs):
@@ -129,12 +159,28 @@ def isready_latency(engine, runs):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    argv = sys.argv[1:]
+    valued = {"--threads", "--runs"}
+    args = [
+        a
+        for i, a in enumerate(argv)
+        if not a.startswith("--") and (i == 0 or argv[i - 1] not in valued)
+    ]
     if len(args) != 1:
         print(__doc__, file=sys.stderr)
         return 2
     quick = "--quick" in sys.argv
     rng = random.Random(20240611)
+    threads = option_value("--threads", None)
+    if threads is not None:
+        try:
+            threads_list = [int(t) for t in threads.split(",")]
+            runs = int(option_value("--runs", "20"))
+        except ValueError:
+            print("--threads takes a list like 1,2,8 and --runs a number", file=sys.stderr)
+            return 2
+        thread_matrix(args[0], threads_list, runs, rng)
+        return 0
     engine = Engine(args[0])
     engine.send("uci")
     engine.wait_for(lambda l: l == "uciok")

@@ -9,6 +9,11 @@
 //! iteration, unless the unfinished iteration already searched a root move to completion with
 //! a score above its window's alpha. The first root move searched is the previous best, so
 //! such a move was proved better than it at the greater depth, and is played instead.
+//!
+//! Whatever ends the search, a last `info` line shows the move played at the head of its PV
+//! (with the depth and score it was found at; a move proved by the unfinished iteration is
+//! shown as a lower bound at that iteration's depth), so a GUI never sees a `bestmove` that
+//! differs from the last PV. MultiPV lines are reported best first: line 1 is the best.
 
 use super::alphabeta::Searcher;
 use super::aspiration::{info, search_line, Cut, Line};
@@ -18,11 +23,15 @@ use crate::score::MATE;
 use crate::time::{self, adjust, TimeLimit};
 use chess::ChessMove;
 
-/// The move to play and its score, as known so far.
+/// The move to play and its score, as known so far, and the line that shows it.
 struct Best {
     mv: ChessMove,
     ponder: Option<ChessMove>,
     score: i32,
+    /// Starts with `mv`.
+    pv: Vec<ChessMove>,
+    depth: u32,
+    bound: ScoreBound,
 }
 
 pub fn iterate(
@@ -39,6 +48,9 @@ pub fn iterate(
         mv: root_moves[0],
         ponder: None,
         score: 0,
+        pv: vec![root_moves[0]],
+        depth: 0,
+        bound: ScoreBound::Exact,
     };
     let mut progress = adjust::Progress {
         legal_moves: root_moves.len(),
@@ -52,24 +64,36 @@ pub fn iterate(
     for depth in 1..=max_depth {
         s.seldepth = 0;
         let iteration_start = s.stop.signals.elapsed();
-        let lines = match search_lines(s, &root_moves, depth, limits.multipv, &best, report) {
+        let mut lines = match search_lines(s, &root_moves, depth, limits.multipv, &best, report) {
             Ok(lines) => lines,
             Err(cut) => {
-                play_if_proved(&mut best, cut, s);
+                play_if_proved(&mut best, cut, s, depth);
                 reason = s.stop.reason;
                 break;
             }
         };
         completed = depth;
+        // Each line is the best of the moves the lines before it left, but a later line can
+        // still score higher (the table and the aspiration windows see different trees):
+        // report them best first, and play the best, as every GUI reads multipv 1 as the move.
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
         for (i, line) in lines.iter().enumerate() {
             report(&info(s, depth, i, line, ScoreBound::Exact));
         }
         order_root_moves(&mut root_moves, &lines);
         track_progress(&mut progress, depth, &best, &lines[0]);
+        let mv = lines[0].pv.first().copied().unwrap_or(best.mv);
         best = Best {
-            mv: lines[0].pv.first().copied().unwrap_or(best.mv),
+            mv,
             ponder: lines[0].pv.get(1).copied(),
             score: lines[0].score,
+            pv: if lines[0].pv.first() == Some(&mv) {
+                lines[0].pv.clone()
+            } else {
+                vec![mv]
+            },
+            depth,
+            bound: ScoreBound::Exact,
         };
 
         // Limits that end the search after a completed iteration.
@@ -104,6 +128,12 @@ pub fn iterate(
             }
         }
     }
+    // The last line shown is the move played.
+    let last = Line {
+        score: best.score,
+        pv: best.pv.clone(),
+    };
+    report(&info(s, best.depth, 0, &last, best.bound));
     Outcome {
         best: Some(best.mv),
         ponder: best.ponder,
@@ -117,7 +147,7 @@ pub fn iterate(
 }
 
 /// One iteration: every MultiPV line, each searched without the moves of the lines before
-/// it, in order of the search (the first line is the best).
+/// it, in order of the search (the caller sorts them by score).
 fn search_lines(
     s: &mut Searcher,
     root_moves: &[ChessMove],
@@ -145,14 +175,19 @@ fn search_lines(
     Ok(lines)
 }
 
-/// The rule in the module doc: a root move that beat alpha in the unfinished iteration is
-/// played; otherwise the last completed iteration's move.
-fn play_if_proved(best: &mut Best, cut: Cut, s: &Searcher) {
+/// The rule in the module doc: a root move that beat alpha in the unfinished iteration (at
+/// `depth`) is played; otherwise the last completed iteration's move. Its score is a lower
+/// bound: the other root moves were not all searched.
+fn play_if_proved(best: &mut Best, cut: Cut, s: &Searcher, depth: u32) {
     if let Some(m) = cut.mv {
         if m != best.mv {
+            let pv = s.root_pv();
             best.mv = m;
-            best.ponder = s.root_pv().get(1).copied();
             best.score = cut.value;
+            best.pv = if pv.first() == Some(&m) { pv } else { vec![m] };
+            best.ponder = best.pv.get(1).copied();
+            best.depth = depth;
+            best.bound = ScoreBound::Lower;
         }
     }
 }

@@ -93,6 +93,24 @@ pub fn search(
     signals: &Signals,
     report: &mut dyn FnMut(&Info),
 ) -> Outcome {
+    search_then(pos, limits, tt, signals, report, &mut |_| {})
+}
+
+/// [`search`], calling `answer` with the outcome as soon as the main thread is done, while
+/// the helper threads may still be running: the `bestmove` must not wait until every helper
+/// has noticed the stop and been joined (with more threads than cores a helper may not even
+/// be scheduled for a while). The helpers are told to stop once `answer` returns, and are
+/// joined before this function returns, so whoever waits for it (the next `go`, a resize of
+/// the table) finds the table free. While an ended `go infinite` or `go ponder` waits in
+/// `answer` for the GUI, the helpers keep searching, as the main thread would have.
+pub fn search_then(
+    pos: &Position,
+    limits: &Limits,
+    tt: &TranspositionTable,
+    signals: &Signals,
+    report: &mut dyn FnMut(&Info),
+    answer: &mut dyn FnMut(&Outcome),
+) -> Outcome {
     let mut root = pos.clone();
     root.trim_record();
     root.set_search_root();
@@ -112,7 +130,7 @@ pub fn search(
         root_moves = legal;
     }
     if root_moves.is_empty() {
-        return Outcome {
+        let outcome = Outcome {
             best: None,
             ponder: None,
             score: if root.in_check() { -MATE } else { 0 },
@@ -122,6 +140,8 @@ pub fn search(
             soft_ms: None,
             adjust_reason: String::new(),
         };
+        answer(&outcome);
+        return outcome;
     }
 
     // Node limits are exact only with one thread; `go nodes` therefore searches alone.
@@ -135,17 +155,20 @@ pub fn search(
         for id in 1..threads {
             let root = root.clone();
             let moves = root_moves.clone();
+            signals.helper_started();
             scope.spawn(move || {
                 let stopper = Stopper::helper(signals);
                 let mut searcher = Searcher::new(root, tt, stopper);
                 searcher.mate_search = limits.mode.mate.is_some();
                 helper_loop(&mut searcher, &moves, id);
+                signals.helper_ended();
             });
         }
         let stopper = Stopper::new(signals, limits.mode.nodes, hard, true);
         let mut searcher = Searcher::new(root.clone(), tt, stopper);
         searcher.mate_search = limits.mode.mate.is_some();
         let outcome = iterate::iterate(&mut searcher, root_moves, limits, report);
+        answer(&outcome);
         signals.finish();
         outcome
     })
@@ -164,5 +187,35 @@ fn helper_loop(searcher: &mut Searcher, root_moves: &[ChessMove], id: usize) {
             }
         }
         depth += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The answer goes out before the helpers are joined: with three threads, both helpers
+    /// are still running when `answer` is called (they stop only once it returns), and
+    /// none is left when the search returns.
+    #[test]
+    fn the_answer_does_not_wait_for_the_helpers() {
+        let tt = TranspositionTable::new(1);
+        let signals = Signals::new(false);
+        let limits = Limits {
+            mode: crate::time::Mode::depth(3),
+            threads: 3,
+            ..Limits::default()
+        };
+        let mut running_at_answer = None;
+        let outcome = search_then(
+            &Position::startpos(),
+            &limits,
+            &tt,
+            &signals,
+            &mut |_| {},
+            &mut |o| running_at_answer = Some((o.best, signals.helpers_running())),
+        );
+        assert_eq!(running_at_answer, Some((outcome.best, 2)));
+        assert_eq!(signals.helpers_running(), 0);
     }
 }

@@ -5,7 +5,7 @@
 //! are read every [`POLL_INTERVAL`] nodes. Why that interval, and how the hard stop fits with
 //! the soft stop and the allocation, is explained once, in `crate::time`.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -26,6 +26,8 @@ pub struct Signals {
     epoch: Instant,
     /// Nodes searched by all threads (helpers add theirs at every poll).
     pub nodes: AtomicU64,
+    /// Helper threads started and not yet ended.
+    helpers: AtomicUsize,
     wake: (Mutex<()>, Condvar),
 }
 
@@ -38,6 +40,7 @@ impl Signals {
             origin_us: AtomicU64::new(0),
             epoch: Instant::now(),
             nodes: AtomicU64::new(0),
+            helpers: AtomicUsize::new(0),
             wake: (Mutex::new(()), Condvar::new()),
         }
     }
@@ -51,6 +54,21 @@ impl Signals {
     pub fn finish(&self) {
         self.finished.store(true, Ordering::SeqCst);
         self.notify();
+    }
+
+    /// Counted by the thread that spawns a helper, before it runs.
+    pub fn helper_started(&self) {
+        self.helpers.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// The helper's last act.
+    pub fn helper_ended(&self) {
+        self.helpers.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// Helper threads still running.
+    pub fn helpers_running(&self) -> usize {
+        self.helpers.load(Ordering::SeqCst)
     }
 
     pub fn finished(&self) -> bool {

@@ -39,7 +39,9 @@
 //!
 //! `movetime` bypasses allocation (soft = hard = movetime, no soft stop); `depth`, `nodes`,
 //! `mate` and `infinite` have no time limit unless a clock comes with them; `go ponder`
-//! starts the clock at `ponderhit`. [`Mode`] is the type that says which.
+//! starts the clock at `ponderhit`. [`Mode`] is the type that says which. A `go` whose limits
+//! cannot be read is bounded by [`mode::UNREADABLE_GO_MOVETIME_MS`]; only a plain `go` and
+//! `go infinite` search until `stop`.
 //!
 //! With `TimeLog` (or `debug on`) the engine prints, for every `go`, the clock, the strategy,
 //! the soft and hard budgets and the `why` line built here, and at `bestmove` the time used,

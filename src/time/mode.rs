@@ -21,7 +21,23 @@ pub struct GoLimits {
     pub movetime: Option<u64>,
     pub infinite: bool,
     pub ponder: bool,
+    /// Some limit of the `go` line could not be read (reported by the parser): the search
+    /// must not become unbounded, see [`UNREADABLE_GO_MOVETIME_MS`].
+    pub unreadable: bool,
 }
+
+/// How long a `go` may search whose limits could not all be read (`go depth` without a
+/// number, `go depth -1`, `go wtime abc`, an unknown token) or make no sense (`go mate 0`, an
+/// increment or movestogo without a clock), when what remains readable sets no bound.
+///
+/// Such a line must never become an unbounded search: a GUI that meant a limit would wait
+/// forever, or lose on time, for a `bestmove` that comes only after `stop`. A fixed time is
+/// the one bound that is safe on any machine (a depth bound is not: depth 20 takes seconds on
+/// one machine, minutes on another, and a node bound likewise). One second is short enough
+/// for any clock a GUI would use with a real game and still long enough to give a
+/// reasonable move; the `info string` says what was wrong, so the user can fix the command.
+/// Only a plain `go` (no limits at all) and `go infinite` search until `stop`.
+pub const UNREADABLE_GO_MOVETIME_MS: u64 = 1_000;
 
 impl GoLimits {
     /// The side to move's time, increment, movestogo and movetime, for the `TimeLog` line.
@@ -194,8 +210,33 @@ pub fn decide(go: &GoLimits, us: Color, game: &Game, settings: &Settings) -> (Mo
             overhead_ms: settings.move_overhead_ms,
         };
         mode.time = TimeLimit::Clock(allocate(settings, &clock, game));
-    } else if go.depth.is_none() && go.nodes.is_none() && go.mate.is_none() && !go.ponder {
-        notes.push("go without limits: searching until stop or the maximum depth".into());
+    }
+    let unbounded = mode.time == TimeLimit::None
+        && mode.depth.is_none()
+        && mode.nodes.is_none()
+        && mode.mate.is_none();
+    if unbounded {
+        let why = if go.unreadable {
+            Some("its limits could not be read")
+        } else if go.mate == Some(0) {
+            Some("mate 0 asks for no mate")
+        } else if inc.is_some() || go.movestogo.is_some() {
+            Some("an increment or movestogo without a clock")
+        } else {
+            None
+        };
+        match why {
+            Some(why) => {
+                notes.push(format!(
+                    "error: go: {why}; searching at most {UNREADABLE_GO_MOVETIME_MS} ms"
+                ));
+                mode.time = TimeLimit::MoveTime(UNREADABLE_GO_MOVETIME_MS);
+            }
+            None if !go.ponder => {
+                notes.push("go without limits: searching until stop or the maximum depth".into())
+            }
+            None => {}
+        }
     }
     (mode, notes)
 }

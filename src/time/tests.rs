@@ -293,3 +293,53 @@ fn formatting() {
     assert_eq!(fmt_ms(7400.0), "7.4 s");
     assert_eq!(fmt_ms(f64::NAN), "0 ms");
 }
+
+#[test]
+fn a_go_whose_limits_cannot_be_read_is_bounded() {
+    let settings = Settings::default();
+    let game = Game::default();
+    let bounded = TimeLimit::MoveTime(mode::UNREADABLE_GO_MOVETIME_MS);
+    let cases = [
+        GoLimits {
+            unreadable: true,
+            ..GoLimits::default()
+        },
+        GoLimits {
+            mate: Some(0),
+            ..GoLimits::default()
+        },
+        GoLimits {
+            winc: Some(1000),
+            ..GoLimits::default()
+        },
+        GoLimits {
+            movestogo: Some(5),
+            ..GoLimits::default()
+        },
+    ];
+    for go in cases {
+        let (m, notes) = decide(&go, chess::Color::White, &game, &settings);
+        assert_eq!(m.time, bounded, "{go:?}");
+        assert!(notes.iter().any(|n| n.starts_with("error: go: ")), "{go:?}");
+    }
+    // What remains readable may bound the search itself: then nothing is added.
+    let go = GoLimits {
+        unreadable: true,
+        depth: Some(3),
+        ..GoLimits::default()
+    };
+    assert_eq!(
+        decide(&go, chess::Color::White, &game, &settings).0,
+        Mode::depth(3)
+    );
+    // A plain go and go infinite still search until stop.
+    let (m, _) = decide(&GoLimits::default(), chess::Color::White, &game, &settings);
+    assert_eq!(m.time, TimeLimit::None);
+    let infinite = GoLimits {
+        infinite: true,
+        unreadable: true,
+        ..GoLimits::default()
+    };
+    let (m, _) = decide(&infinite, chess::Color::White, &game, &settings);
+    assert_eq!((m.time, m.answer), (TimeLimit::None, Answer::AfterStop));
+}

@@ -6,7 +6,7 @@ use super::output::{emit, error, silence};
 use super::parse::{self, Command, GoParams, PositionStart};
 use crate::position::{Position, UciMove};
 use crate::score;
-use crate::search::{self, Info, Limits, ScoreBound, Signals, StopReason};
+use crate::search::{self, Info, Limits, Outcome, ScoreBound, Signals, StopReason};
 use crate::time::{self, Answer, Game, TimeLimit};
 use crate::tt::TranspositionTable;
 use chess::ChessMove;
@@ -33,7 +33,9 @@ struct Spent {
 }
 
 pub struct Engine {
-    position: Position,
+    /// The position the GUI last sent, or why it was rejected: `go` never searches any
+    /// other position (an older one would be a move for the wrong game).
+    position: Result<Position, String>,
     options: Options,
     tt: Arc<TranspositionTable>,
     running: Option<Running>,
@@ -108,7 +110,7 @@ impl Engine {
     pub fn new() -> Engine {
         let options = Options::default();
         Engine {
-            position: Position::startpos(),
+            position: Ok(Position::startpos()),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             options,
             running: None,
@@ -121,6 +123,9 @@ impl Engine {
         let parsed = parse::parse(line);
         for problem in &parsed.problems {
             error(problem);
+        }
+        if parsed.position_rejected {
+            self.position = Err(format!("`position` could not be read ({})", shorten(line)));
         }
         match parsed.command {
             None | Some(Command::Empty) => {}
@@ -138,11 +143,11 @@ impl Engine {
                 self.finish_search();
                 self.tt.clear();
                 self.options.time.new_game();
-                self.position = Position::startpos();
+                self.position = Ok(Position::startpos());
             }
             Some(Command::Position { start, moves }) => self.set_position(&start, &moves),
             Some(Command::SetOption { name, value }) => self.set_option(&name, value.as_deref()),
-            Some(Command::Go(params)) => self.go(&params),
+            Some(Command::Go(params)) => self.go(&params, parsed.go_unreadable),
             Some(Command::Stop) => {
                 // Ignored when no search runs; the search thread prints the bestmove.
                 if let Some(r) = &self.running {
@@ -176,31 +181,15 @@ impl Engine {
         }
     }
 
+    /// Set the position, or remember why it was rejected: the previous position is gone
+    /// either way, since the GUI has moved on from it.
     fn set_position(&mut self, start: &PositionStart, moves: &[String]) {
-        let mut pos = match start {
-            PositionStart::StartPos => Position::startpos(),
-            PositionStart::Fen(fen) => match Position::from_fen(fen) {
-                Ok(p) => p,
-                Err(e) => {
-                    error(&format!("bad FEN ({e}); position unchanged"));
-                    return;
-                }
-            },
-        };
-        for (i, text) in moves.iter().enumerate() {
-            if let Err(e) = pos.play_uci(text) {
-                error(&format!(
-                    "{e} (move {} of the list); position unchanged",
-                    i + 1
-                ));
-                return;
-            }
-            // Keep only what the draw rules can use, so a 500-move game costs nothing.
-            if pos.halfmove_clock() == 0 {
-                pos.trim_record();
-            }
+        self.position = read_position(start, moves);
+        if let Err(why) = &self.position {
+            error(&format!(
+                "{why}; no position until the next valid `position`"
+            ));
         }
-        self.position = pos;
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -217,23 +206,42 @@ impl Engine {
                 match effect {
                     Effect::None => {}
                     Effect::ClearHash => self.tt.clear(),
-                    Effect::ResizeHash => match Arc::get_mut(&mut self.tt) {
-                        Some(tt) => tt.resize(next.hash_mb),
-                        // Unreachable once the search has ended; keep working regardless.
-                        None => self.tt = Arc::new(TranspositionTable::new(next.hash_mb)),
-                    },
+                    Effect::ResizeHash => {
+                        let resized = match Arc::get_mut(&mut self.tt) {
+                            Some(tt) => tt.resize(next.hash_mb),
+                            // Unreachable once the search has ended; keep working regardless.
+                            None => TranspositionTable::try_new(next.hash_mb)
+                                .map(|tt| self.tt = Arc::new(tt)),
+                        };
+                        if let Err(e) = resized {
+                            error(&format!(
+                                "{e}; the hash table stays at {} MB",
+                                self.tt.size_mb()
+                            ));
+                            return;
+                        }
+                    }
                 }
                 self.options = next;
             }
         }
     }
 
-    fn go(&mut self, params: &GoParams) {
+    fn go(&mut self, params: &GoParams, unreadable: bool) {
         // A new go ends the running search first; that search still sends its bestmove.
         self.finish_search();
-        let pos = self.position.clone();
+        let pos = match &self.position {
+            Ok(pos) => pos.clone(),
+            Err(why) => {
+                error(&format!(
+                    "go: no search, the last position was rejected: {why}"
+                ));
+                emit("bestmove 0000");
+                return;
+            }
+        };
         let us = pos.side_to_move();
-        let go = params.limits();
+        let go = params.limits(unreadable);
         let game = Game {
             plies_played: pos.game_ply(),
             men: pos.men(),
@@ -295,9 +303,41 @@ impl Engine {
     }
 }
 
+/// The position a `position` command describes, or why there is none.
+fn read_position(start: &PositionStart, moves: &[String]) -> Result<Position, String> {
+    let mut pos = match start {
+        PositionStart::StartPos => Position::startpos(),
+        PositionStart::Fen(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN ({e})"))?,
+    };
+    for (i, text) in moves.iter().enumerate() {
+        pos.play_uci(text)
+            .map_err(|e| format!("{e} (move {} of the list)", i + 1))?;
+        // Keep only what the draw rules can use, so a 500-move game costs nothing.
+        if pos.halfmove_clock() == 0 {
+            pos.trim_record();
+        }
+    }
+    Ok(pos)
+}
+
+/// At most 60 characters of an input line, for a message.
+fn shorten(text: &str) -> String {
+    let clean: String = text.chars().filter(|c| !c.is_control()).collect();
+    let trimmed = clean.trim();
+    if trimmed.chars().count() > 60 {
+        format!("{}…", trimmed.chars().take(60).collect::<String>())
+    } else {
+        trimmed.to_string()
+    }
+}
+
+/// `time` and `nps` come from the same microsecond duration, so they agree: `time 0` means
+/// under a millisecond, and nps is then more than nodes × 1000, not exactly that as if a
+/// whole millisecond had passed.
 fn format_info(info: &Info) -> String {
-    let ms = info.time.as_millis().max(1) as u64;
-    let nps = info.nodes * 1000 / ms;
+    let us = info.time.as_micros().max(1);
+    let nps = u128::from(info.nodes) * 1_000_000 / us;
+    let ms = us / 1000;
     let bound = match info.bound {
         ScoreBound::Exact => "",
         ScoreBound::Lower => " lowerbound",
@@ -311,7 +351,7 @@ fn format_info(info: &Info) -> String {
         info.multipv,
         score::uci(info.score),
         info.nodes,
-        info.time.as_millis(),
+        ms,
         info.hashfull,
         pv.join(" ")
     )
@@ -337,41 +377,19 @@ impl SearchJob {
             timelog,
         } = self;
         let started = Instant::now();
-        let outcome = search::search(&pos, &limits, &tt, &signals, &mut |info| {
-            emit(&format_info(info))
-        });
-        if outcome.reason == StopReason::NoMoves {
-            let what = if pos.in_check() {
-                "checkmate"
-            } else {
-                "stalemate"
-            };
-            let score = if pos.in_check() { "mate 0" } else { "cp 0" };
-            emit(&format!("info depth 0 score {score}"));
-            emit(&format!("info string no legal moves: {what}"));
-        }
-        // go infinite and go ponder answer only after stop (or ponderhit).
-        match limits.mode.answer {
-            Answer::WhenDone => {}
-            Answer::AfterStop => signals.wait_until(|s| s.stopped()),
-            Answer::AfterPonderHit => signals.wait_until(|s| s.stopped() || !s.pondering()),
-        }
-        let elapsed = signals.elapsed().as_millis() as u64;
-        if timelog {
-            emit(&format!(
-                "info string time used {elapsed} ms (wall {} ms), depth {}, stopped by {}; soft now {} ms{}",
-                started.elapsed().as_millis(),
-                outcome.depth,
-                outcome.reason.describe(),
-                outcome.soft_ms.map_or("-".into(), |s| s.to_string()),
-                if outcome.adjust_reason.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", outcome.adjust_reason)
-                }
-            ));
-        }
-        emit(&bestmove_line(&pos, outcome.best, outcome.ponder));
+        let mut elapsed = 0;
+        // The bestmove goes out from the main search thread as soon as it is done; the
+        // helpers are joined after it (`search_then`), before this thread ends.
+        search::search_then(
+            &pos,
+            &limits,
+            &tt,
+            &signals,
+            &mut |info| emit(&format_info(info)),
+            &mut |outcome| {
+                elapsed = answer(&pos, &limits, &signals, outcome, started, timelog);
+            },
+        );
         match &limits.mode.time {
             TimeLimit::Clock(b) => Some(Spent {
                 spent_ms: elapsed,
@@ -380,6 +398,51 @@ impl SearchJob {
             _ => None,
         }
     }
+}
+
+/// Wait as the mode requires, then print the `bestmove` (and the `TimeLog` line); returns
+/// the time spent against the budget, in ms.
+fn answer(
+    pos: &Position,
+    limits: &Limits,
+    signals: &Signals,
+    outcome: &Outcome,
+    started: Instant,
+    timelog: bool,
+) -> u64 {
+    if outcome.reason == StopReason::NoMoves {
+        let what = if pos.in_check() {
+            "checkmate"
+        } else {
+            "stalemate"
+        };
+        let score = if pos.in_check() { "mate 0" } else { "cp 0" };
+        emit(&format!("info depth 0 score {score}"));
+        emit(&format!("info string no legal moves: {what}"));
+    }
+    // go infinite and go ponder answer only after stop (or ponderhit).
+    match limits.mode.answer {
+        Answer::WhenDone => {}
+        Answer::AfterStop => signals.wait_until(|s| s.stopped()),
+        Answer::AfterPonderHit => signals.wait_until(|s| s.stopped() || !s.pondering()),
+    }
+    let elapsed = signals.elapsed().as_millis() as u64;
+    if timelog {
+        emit(&format!(
+            "info string time used {elapsed} ms (wall {} ms), depth {}, stopped by {}; soft now {} ms{}",
+            started.elapsed().as_millis(),
+            outcome.depth,
+            outcome.reason.describe(),
+            outcome.soft_ms.map_or("-".into(), |s| s.to_string()),
+            if outcome.adjust_reason.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", outcome.adjust_reason)
+            }
+        ));
+    }
+    emit(&bestmove_line(pos, outcome.best, outcome.ponder));
+    elapsed
 }
 
 /// `bestmove X [ponder Y]`, with Y only if it is legal after X.

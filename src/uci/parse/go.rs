@@ -57,8 +57,11 @@ impl GoKey {
     }
 }
 
-pub(super) fn parse_go(args: &[&str], problems: &mut Problems) -> GoParams {
+/// The parameters, and whether any limit could not be read (a key without a usable value,
+/// or an unknown token): such a `go` must not become an unbounded search.
+pub(super) fn parse_go(args: &[&str], problems: &mut Problems) -> (GoParams, bool) {
     let mut go = GoParams::default();
+    let mut unreadable = false;
     let is_key = |t: &str| GoKey::from_token(t).is_some();
     let mut i = 0;
     while i < args.len() {
@@ -66,6 +69,7 @@ pub(super) fn parse_go(args: &[&str], problems: &mut Problems) -> GoParams {
         i += 1;
         let Some(key) = GoKey::from_token(token) else {
             problems.push(format!("go: unknown token '{}' skipped", echo(token)));
+            unreadable = true;
             continue;
         };
         match key {
@@ -98,77 +102,67 @@ pub(super) fn parse_go(args: &[&str], problems: &mut Problems) -> GoParams {
                     }
                     _ => None,
                 };
-                apply_go_value(&mut go, key, value, problems);
+                unreadable |= !apply_go_value(&mut go, key, value, problems);
             }
         }
     }
-    go
+    (go, unreadable)
 }
 
-fn apply_go_value(go: &mut GoParams, key: GoKey, value: Option<&str>, problems: &mut Problems) {
+/// Sets the key's value; false if it could not be read (and was reported).
+fn apply_go_value(
+    go: &mut GoParams,
+    key: GoKey,
+    value: Option<&str>,
+    problems: &mut Problems,
+) -> bool {
     let name = key.name();
     let to_u32 = |v: i128| u32::try_from(v).unwrap_or(u32::MAX);
     let to_u64 = |v: i128| u64::try_from(v).unwrap_or(u64::MAX);
-    let time = Wanted::Integer;
     let count = Wanted::NonNegative(u64::from(u32::MAX));
-    let big = Wanted::NonNegative(u64::MAX);
+    let wanted = match key {
+        GoKey::Wtime | GoKey::Btime | GoKey::Winc | GoKey::Binc => Wanted::Millis,
+        GoKey::MoveTime => Wanted::NonNegativeMillis,
+        GoKey::Nodes => Wanted::NonNegative(u64::MAX),
+        _ => count,
+    };
+    let Some(v) = read_integer(name, value, wanted, problems) else {
+        return false;
+    };
     match key {
         GoKey::Wtime | GoKey::Btime => {
-            if let Some(v) = read_integer(name, value, time, problems) {
-                let v = v as i64;
-                if v < 0 {
-                    problems.push(format!("go: negative {name} {v} (treated as no time left)"));
-                }
-                if key == GoKey::Wtime {
-                    go.wtime = Some(v);
-                } else {
-                    go.btime = Some(v);
-                }
+            let v = v as i64;
+            if v < 0 {
+                problems.push(format!("go: negative {name} {v} (treated as no time left)"));
+            }
+            if key == GoKey::Wtime {
+                go.wtime = Some(v);
+            } else {
+                go.btime = Some(v);
             }
         }
         GoKey::Winc | GoKey::Binc => {
-            if let Some(v) = read_integer(name, value, time, problems) {
-                let v = v as i64;
-                let v = if v < 0 {
-                    problems.push(format!("go: negative {name} {v} treated as 0"));
-                    0
-                } else {
-                    v
-                };
-                if key == GoKey::Winc {
-                    go.winc = Some(v);
-                } else {
-                    go.binc = Some(v);
-                }
+            let v = v as i64;
+            let v = if v < 0 {
+                problems.push(format!("go: negative {name} {v} treated as 0"));
+                0
+            } else {
+                v
+            };
+            if key == GoKey::Winc {
+                go.winc = Some(v);
+            } else {
+                go.binc = Some(v);
             }
         }
-        GoKey::MovesToGo => {
-            go.movestogo = read_integer(name, value, count, problems)
-                .map(to_u32)
-                .or(go.movestogo)
-        }
-        GoKey::Depth => {
-            go.depth = read_integer(name, value, count, problems)
-                .map(to_u32)
-                .or(go.depth)
-        }
-        GoKey::Mate => {
-            go.mate = read_integer(name, value, count, problems)
-                .map(to_u32)
-                .or(go.mate)
-        }
-        GoKey::Nodes => {
-            go.nodes = read_integer(name, value, big, problems)
-                .map(to_u64)
-                .or(go.nodes)
-        }
-        GoKey::MoveTime => {
-            go.movetime = read_integer(name, value, big, problems)
-                .map(to_u64)
-                .or(go.movetime)
-        }
+        GoKey::MovesToGo => go.movestogo = Some(to_u32(v)),
+        GoKey::Depth => go.depth = Some(to_u32(v)),
+        GoKey::Mate => go.mate = Some(to_u32(v)),
+        GoKey::Nodes => go.nodes = Some(to_u64(v)),
+        GoKey::MoveTime => go.movetime = Some(to_u64(v)),
         GoKey::Infinite | GoKey::Ponder | GoKey::SearchMoves => {}
     }
+    true
 }
 
 /// `[a-h][1-8][a-h][1-8][nbrqNBRQ]?` or the null move `0000`.

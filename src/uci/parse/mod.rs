@@ -29,8 +29,10 @@
 //!   command and the problem "register: not needed, ignored".
 //! * Numbers out of range in `go` saturate to the type's limit (e.g.
 //!   `depth 99999999999` gives `u32::MAX`) and are reported. A value that is
-//!   not an integer (or missing) is reported and its key ignored. `+5` is
-//!   accepted as 5.
+//!   not an integer (or missing) is reported and its key ignored, and the
+//!   line is flagged `go_unreadable`. `+5` is accepted as 5. Times (`wtime`,
+//!   `btime`, `winc`, `binc`, `movetime`) are milliseconds and may carry a
+//!   decimal fraction, which is dropped: `wtime 1000.5` is 1000.
 //! * `go`: keys in any order; a repeated key: the last one wins (for
 //!   `searchmoves` the last list wins). Negative `wtime`/`btime` are kept and
 //!   reported; negative `winc`/`binc` are reported and stored as `Some(0)`;
@@ -122,9 +124,11 @@ pub struct GoParams {
 }
 
 impl GoParams {
-    /// What the time manager needs to know: everything but the search moves.
-    pub fn limits(&self) -> GoLimits {
+    /// What the time manager needs to know: everything but the search moves, and whether
+    /// the parser could read every limit.
+    pub fn limits(&self, unreadable: bool) -> GoLimits {
         GoLimits {
+            unreadable,
             wtime: self.wtime,
             btime: self.btime,
             winc: self.winc,
@@ -147,6 +151,12 @@ pub struct Parsed {
     pub command: Option<Command>,
     /// Problems found, in order; empty for a clean line.
     pub problems: Vec<String>,
+    /// The line was a `position` command too broken to give one: the engine must not keep
+    /// searching the previous position as if the GUI had not moved on.
+    pub position_rejected: bool,
+    /// The line was a `go` with a limit that could not be read (a key without a usable
+    /// value, an unknown token): the time manager bounds such a search (`time::mode`).
+    pub go_unreadable: bool,
 }
 
 /// Parses one line sent by the GUI. Never panics.
@@ -165,6 +175,8 @@ pub fn parse(line: &str) -> Parsed {
         problems.push("control characters treated as spaces");
     }
 
+    let mut position_rejected = false;
+    let mut go_unreadable = false;
     let command = if tokens.is_empty() {
         Some(Command::Empty)
     } else {
@@ -181,7 +193,10 @@ pub fn parse(line: &str) -> Parsed {
                 if i > 0 {
                     problems.push(skipped("", &tokens[..i]));
                 }
-                parse_command(keyword, &tokens[i + 1..], &mut problems)
+                let command =
+                    parse_command(keyword, &tokens[i + 1..], &mut problems, &mut go_unreadable);
+                position_rejected = keyword == Keyword::Position && command.is_none();
+                command
             }
         }
     };
@@ -189,6 +204,8 @@ pub fn parse(line: &str) -> Parsed {
     Parsed {
         command,
         problems: problems.finish(),
+        position_rejected,
+        go_unreadable,
     }
 }
 
@@ -227,7 +244,13 @@ impl Keyword {
     }
 }
 
-fn parse_command(keyword: Keyword, args: &[&str], problems: &mut Problems) -> Option<Command> {
+/// `go_unreadable` is set when a `go` limit could not be read.
+fn parse_command(
+    keyword: Keyword,
+    args: &[&str],
+    problems: &mut Problems,
+    go_unreadable: &mut bool,
+) -> Option<Command> {
     match keyword {
         Keyword::Uci => no_args("uci", Command::Uci, args, problems),
         Keyword::IsReady => no_args("isready", Command::IsReady, args, problems),
@@ -242,7 +265,11 @@ fn parse_command(keyword: Keyword, args: &[&str], problems: &mut Problems) -> Op
         Keyword::Debug => parse_debug(args, problems),
         Keyword::SetOption => parse_setoption(args, problems),
         Keyword::Position => parse_position(args, problems),
-        Keyword::Go => Some(Command::Go(go::parse_go(args, problems))),
+        Keyword::Go => {
+            let (params, unreadable) = go::parse_go(args, problems);
+            *go_unreadable = unreadable;
+            Some(Command::Go(params))
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! Numbers in `go`: integers read without ever overflowing, saturated to the range a key
-//! allows, with a problem for anything odd.
+//! allows, with a problem for anything odd. Times may carry a decimal fraction (`wtime
+//! 1000.5`): they are milliseconds, and the fraction is dropped (truncated toward zero).
 
 use super::{echo, Problems};
 
@@ -13,12 +14,21 @@ enum Number {
     Invalid,
 }
 
-fn parse_number(token: &str) -> Number {
+/// `fraction`: accept digits after one `.` (at least one on each side) and drop them.
+fn parse_number(token: &str, fraction: bool) -> Number {
     let (negative, digits) = match token.as_bytes().first() {
         // The first byte is ASCII, so slicing after it is on a char boundary.
         Some(b'-') => (true, &token[1..]),
         Some(b'+') => (false, &token[1..]),
         _ => (false, token),
+    };
+    let digits = match digits.split_once('.') {
+        Some((whole, part))
+            if fraction && !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            whole
+        }
+        _ => digits,
     };
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Number::Invalid;
@@ -42,10 +52,14 @@ fn parse_number(token: &str) -> Number {
 /// What a key accepts.
 #[derive(Clone, Copy)]
 pub(super) enum Wanted {
-    /// Any `i64` (clock times, which a GUI may send negative).
-    Integer,
+    /// Any `i64` of milliseconds, a fraction dropped (clock times, which a GUI may send
+    /// negative).
+    Millis,
     /// `0..=max`; a negative value is reported and ignored.
     NonNegative(u64),
+    /// `0..=u64::MAX` milliseconds, a fraction dropped; a negative value is reported and
+    /// ignored (movetime).
+    NonNegativeMillis,
 }
 
 /// Reads the value of key `name`. Values beyond the allowed range saturate to its bound (and
@@ -57,15 +71,21 @@ pub(super) fn read_integer(
     wanted: Wanted,
     problems: &mut Problems,
 ) -> Option<i128> {
-    let (what, min, max) = match wanted {
-        Wanted::Integer => ("an integer", i128::from(i64::MIN), i128::from(i64::MAX)),
-        Wanted::NonNegative(max) => ("a non-negative integer", 0, i128::from(max)),
+    let (what, min, max, fraction) = match wanted {
+        Wanted::Millis => (
+            "an integer",
+            i128::from(i64::MIN),
+            i128::from(i64::MAX),
+            true,
+        ),
+        Wanted::NonNegative(max) => ("a non-negative integer", 0, i128::from(max), false),
+        Wanted::NonNegativeMillis => ("a non-negative integer", 0, i128::from(u64::MAX), true),
     };
     let Some(token) = value else {
         problems.push(format!("go: '{name}' needs {what}, got nothing"));
         return None;
     };
-    let wide = match parse_number(token) {
+    let wide = match parse_number(token, fraction) {
         Number::Invalid => {
             problems.push(format!("go: '{name}' needs {what}, got '{}'", echo(token)));
             return None;

@@ -305,9 +305,14 @@ fn position_variants() {
     ];
     for (line, expected, n_problems) in cases {
         let p = parse(line);
+        // A `position` line that gives no command is flagged, so the engine drops the
+        // previous position instead of searching it.
+        assert_eq!(p.position_rejected, expected.is_none(), "{line:?}");
         assert_eq!(p.command, expected, "{line:?}");
         assert_eq!(p.problems.len(), n_problems, "{line:?}: {:?}", p.problems);
     }
+    assert!(!parse("go depth 3").position_rejected);
+    assert!(!parse("isready").position_rejected);
     assert_eq!(
         parse("position").problems,
         vec!["position: needs 'startpos' or 'fen', got nothing"]
@@ -1005,5 +1010,56 @@ fn fuzz_token_soup_never_panics() {
             line.push('\r');
         }
         check_invariants(&line);
+    }
+}
+
+#[test]
+fn go_times_may_carry_a_fraction_which_is_dropped() {
+    assert_eq!(go("go wtime 1000.5").wtime, Some(1000));
+    assert_eq!(go("go btime 999.999 binc 10.5").btime, Some(999));
+    assert_eq!(go("go btime 999.999 binc 10.5").binc, Some(10));
+    assert_eq!(go("go movetime 300.9").movetime, Some(300));
+    assert_eq!(go("go wtime -0.5").wtime, Some(0));
+    assert!(parse("go wtime 1000.5 btime 1000.25").problems.is_empty());
+    assert!(!parse("go wtime 1000.5").go_unreadable);
+    // Counts stay integers; a time needs digits on both sides of one point.
+    for line in [
+        "go depth 5.5",
+        "go nodes 10.0",
+        "go wtime 1000.",
+        "go wtime .5",
+        "go wtime 1.2.3",
+    ] {
+        let p = parse(line);
+        assert_eq!(p.problems.len(), 1, "{line:?}: {:?}", p.problems);
+        assert!(p.go_unreadable, "{line:?}");
+    }
+}
+
+#[test]
+fn go_with_an_unreadable_limit_is_flagged() {
+    for line in [
+        "go depth",
+        "go depth -1",
+        "go depth abc",
+        "go wtime x btime y",
+        "go movetime",
+        "go frobnicate 7",
+        "go depth 5 depth x",
+    ] {
+        assert!(parse(line).go_unreadable, "{line:?}");
+    }
+    for line in [
+        "go",
+        "go infinite",
+        "go depth 0",
+        "go mate 0",
+        "go winc 1000",
+        "go wtime -5",
+        "go depth 99999999999",
+        "go searchmoves e2e4",
+        "go searchmoves banana",
+    ] {
+        assert!(!parse(line).go_unreadable, "{line:?}");
     }
 }
