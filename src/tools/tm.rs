@@ -764,7 +764,7 @@ mod tests {
     #[test]
     fn report_chart_and_svg() {
         let (text, sims) = report(&args("300+3", "all"), "300+3").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(sims.len(), 7);
+        assert_eq!(sims.len(), Settings::names().len());
         for name in Settings::names() {
             assert!(text.contains(name));
         }
@@ -773,7 +773,7 @@ mod tests {
         let picture = svg(&sims, "a <test> & more");
         assert!(picture.starts_with("<svg"));
         assert!(picture.trim_end().ends_with("</svg>"));
-        assert_eq!(picture.matches("<polyline").count(), 7);
+        assert_eq!(picture.matches("<polyline").count(), sims.len());
         assert!(picture.contains("a &lt;test&gt; &amp; more"));
         let (one, _) =
             report(&args("40/900", "classic"), "40/900").unwrap_or_else(|e| panic!("{e}"));
