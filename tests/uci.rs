@@ -116,6 +116,9 @@ fn handshake_lists_identity_and_every_option() {
         ("TM Instability", "check"),
         ("TM Stability", "check"),
         ("TM ScoreDrop", "check"),
+        ("TM NodeFraction", "check"),
+        ("Soft Stop", "combo"),
+        ("Soft Stop Factor", "spin"),
     ];
     for (name, kind) in expected {
         let head = format!("option name {name} type {kind}");
@@ -318,6 +321,40 @@ fn go_ponder_waits_for_ponderhit_then_answers_within_the_budget() {
         e.fail("a second bestmove after stop of a ponder search");
     }
     e.assert_legal(position, best.best());
+    e.finish();
+}
+
+/// Stockfish's `stopOnPonderhit`: pondering counts towards the soft limit, so when it was
+/// already reached while pondering, `ponderhit` ends the search at once instead of waiting
+/// for the iteration in flight. Checked by the stop reason `TimeLog` gives, not by a time.
+#[test]
+fn ponderhit_after_the_soft_limit_was_reached_stops_at_once() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    e.send("setoption name TimeLog value true");
+    for rule in ["2x", "predicted"] {
+        e.send(&format!("setoption name Soft Stop value {rule}"));
+        let position = "position startpos moves e2e4";
+        e.send(position);
+        // 2 s on the clock gives a soft limit of about 40 ms, long spent after 1 s.
+        e.send("go ponder wtime 2000 btime 2000");
+        if count_bestmoves(&e.collect_for(Duration::from_millis(1000))) != 0 {
+            e.fail("bestmove while pondering, before ponderhit");
+        }
+        e.send("ponderhit");
+        let lines = e.until_bestmove(LIVE);
+        let stopped = lines.iter().any(|l| {
+            l.text
+                .contains("stopped by soft limit reached while pondering")
+                && l.text.contains(&format!("rule {rule}"))
+        });
+        if !stopped {
+            e.fail(&format!(
+                "{rule}: ponderhit after the soft limit did not stop the search at once"
+            ));
+        }
+        e.assert_legal(position, lines[lines.len() - 1].best());
+    }
     e.finish();
 }
 
@@ -768,6 +805,7 @@ fn fuzz_setoption(rng: &mut Rng) -> String {
                 "curve",
                 "smooth",
                 "material",
+                "stockfish",
             ])
             .into(),
         ),
@@ -781,6 +819,7 @@ fn fuzz_setoption(rng: &mut Rng) -> String {
                 "TM Instability",
                 "TM Stability",
                 "TM ScoreDrop",
+                "TM NodeFraction",
             ]),
             rng.pick(&["true", "false"]).into(),
         ),

@@ -69,6 +69,9 @@ pub struct Searcher<'a> {
     /// `go mate`: null-move pruning is off, since it hides mates that rest on zugzwang.
     pub mate_search: bool,
     feat: Features,
+    /// Nodes searched below each root move in this search, all iterations together: the
+    /// time manager's best-move node share (`time::adjust`).
+    root_nodes: Vec<(ChessMove, u64)>,
 }
 
 /// One child search for [`Searcher::search_child`]: the parent's ply and window, the depth
@@ -105,6 +108,22 @@ impl<'a> Searcher<'a> {
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             mate_search: false,
             feat: Features::current(),
+            root_nodes: Vec::new(),
+        }
+    }
+
+    /// Nodes searched below root move `m` so far in this search.
+    pub fn root_move_nodes(&self, m: ChessMove) -> u64 {
+        self.root_nodes
+            .iter()
+            .find(|(r, _)| *r == m)
+            .map_or(0, |&(_, n)| n)
+    }
+
+    fn add_root_move_nodes(&mut self, m: ChessMove, nodes: u64) {
+        match self.root_nodes.iter_mut().find(|(r, _)| *r == m) {
+            Some((_, n)) => *n += nodes,
+            None => self.root_nodes.push((m, nodes)),
         }
     }
 
@@ -158,6 +177,7 @@ impl<'a> Searcher<'a> {
             if !self.stop.tick() {
                 break;
             }
+            let nodes_before = self.stop.nodes;
             self.make(0, m);
             let ext = i32::from(self.feat.check_extension && self.pos.in_check());
             let new_depth = depth - 1 + ext;
@@ -179,6 +199,7 @@ impl<'a> Searcher<'a> {
                 cut_node: false,
             });
             self.pos.unmake();
+            self.add_root_move_nodes(m, self.stop.nodes - nodes_before);
             if self.stop.is_stopped() {
                 break;
             }

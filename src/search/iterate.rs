@@ -2,8 +2,10 @@
 //!
 //! Each iteration searches every MultiPV line through an aspiration window, reports the
 //! lines, puts their moves first for the next iteration, and tells the time manager what it
-//! saw (best-move changes, score drops); then the limits that end a search after a completed
-//! iteration are checked, the soft stop among them (explained in `crate::time`).
+//! saw (best-move changes, score drops, the best move's share of the nodes); then the limits
+//! that end a search after a completed iteration are checked, the soft stop among them
+//! (explained in `crate::time`). While pondering, a soft stop only arms the stop at
+//! `ponderhit`.
 //!
 //! Which move is played when a search is cut short: the best move of the last completed
 //! iteration, unless the unfinished iteration already searched a root move to completion with
@@ -20,7 +22,7 @@ use super::aspiration::{info, search_line, Cut, Line};
 use super::ordering::MAX_PLY;
 use super::{Info, Limits, Outcome, ScoreBound, StopReason};
 use crate::score::MATE;
-use crate::time::{self, adjust, TimeLimit};
+use crate::time::{adjust, soft, TimeLimit};
 use chess::ChessMove;
 
 /// The move to play and its score, as known so far, and the line that shows it.
@@ -58,12 +60,15 @@ pub fn iterate(
     };
     let mut soft_ms = limits.mode.time.budget().map(|b| b.soft_ms);
     let mut adjust_reason = String::new();
+    let mut stop_detail = String::new();
+    let mut growth = soft::Growth::default();
     let mut completed = 0;
     let mut reason = StopReason::Depth;
 
     for depth in 1..=max_depth {
         s.seldepth = 0;
-        let iteration_start = s.stop.signals.elapsed();
+        // The soft stop counts from `go`, pondering included (see `crate::time`).
+        let iteration_start = s.stop.signals.since_go();
         let mut lines = match search_lines(s, &root_moves, depth, limits.multipv, &best, report) {
             Ok(lines) => lines,
             Err(cut) => {
@@ -83,6 +88,10 @@ pub fn iterate(
         order_root_moves(&mut root_moves, &lines);
         track_progress(&mut progress, depth, &best, &lines[0]);
         let mv = lines[0].pv.first().copied().unwrap_or(best.mv);
+        if depth >= adjust::NODE_FRACTION_MIN_DEPTH {
+            let share = s.root_move_nodes(mv) as f64 / s.stop.nodes.max(1) as f64;
+            progress.best_move_nodes = Some(share);
+        }
         best = Best {
             mv,
             ponder: lines[0].pv.get(1).copied(),
@@ -108,17 +117,32 @@ pub fn iterate(
             break;
         }
         if let TimeLimit::Clock(budget) = &limits.mode.time {
-            if s.stop.signals.pondering() {
-                continue;
-            }
             let scale = adjust::soft_scale(&limits.adjust, &progress);
             let soft = adjust::scaled_soft_ms(budget.soft_ms, budget.hard_ms, scale);
             soft_ms = Some(soft);
             adjust_reason = adjust::reason(&limits.adjust, &progress);
-            let now = s.stop.signals.elapsed();
-            let elapsed = now.as_millis() as u64;
-            let last = now.saturating_sub(iteration_start).as_millis() as u64;
-            if time::stop_before_next_depth(elapsed, last, soft) {
+            let now = s.stop.signals.since_go();
+            let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+            growth.record(depth, ms(now));
+            let verdict = soft::decide(
+                limits.soft_stop,
+                &growth,
+                &soft::Check {
+                    depth,
+                    elapsed_ms: ms(now),
+                    last_iteration_ms: ms(now.saturating_sub(iteration_start)),
+                    soft_ms: soft as f64,
+                    hard_ms: budget.hard_ms as f64,
+                    best_move_stable: progress.stable_iterations >= 1,
+                },
+            );
+            if verdict.stop {
+                stop_detail = verdict.why;
+                if s.stop.signals.pondering() {
+                    // Keep pondering; `ponderhit` ends the search at once.
+                    s.stop.signals.stop_on_ponderhit();
+                    continue;
+                }
                 reason = if progress.legal_moves == 1 && limits.adjust.single_reply {
                     StopReason::SingleReply
                 } else {
@@ -143,6 +167,7 @@ pub fn iterate(
         reason,
         soft_ms,
         adjust_reason,
+        stop_detail,
     }
 }
 

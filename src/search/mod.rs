@@ -15,7 +15,7 @@ pub mod stopper;
 
 use crate::position::Position;
 use crate::score::{INFINITY, MATE};
-use crate::time::{adjust, Mode};
+use crate::time::{adjust, Mode, SoftRule};
 use crate::tt::TranspositionTable;
 use alphabeta::Searcher;
 use chess::ChessMove;
@@ -33,6 +33,8 @@ pub struct Limits {
     pub multipv: usize,
     pub threads: usize,
     pub adjust: adjust::Adjustments,
+    /// The soft-stop rule (`time::soft`).
+    pub soft_stop: SoftRule,
 }
 
 impl Default for Limits {
@@ -43,6 +45,7 @@ impl Default for Limits {
             multipv: 1,
             threads: 1,
             adjust: adjust::Adjustments::default(),
+            soft_stop: SoftRule::default(),
         }
     }
 }
@@ -82,6 +85,9 @@ pub struct Outcome {
     /// The soft limit as finally scaled by the adjustments, and why.
     pub soft_ms: Option<u64>,
     pub adjust_reason: String,
+    /// The soft-stop rule's reasoning when it ended the search (or armed the stop at
+    /// `ponderhit`): the rule, its factor and the numbers it compared.
+    pub stop_detail: String,
 }
 
 /// Search `pos` under `limits`, calling `report` after each iteration (and on aspiration
@@ -139,6 +145,7 @@ pub fn search_then(
             reason: StopReason::NoMoves,
             soft_ms: None,
             adjust_reason: String::new(),
+            stop_detail: String::new(),
         };
         answer(&outcome);
         return outcome;

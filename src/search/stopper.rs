@@ -21,6 +21,9 @@ pub struct Signals {
     /// Set by the main search thread when it is done, so helper threads stop too. Kept apart
     /// from `stop` because `go infinite` must still wait for the GUI's `stop`.
     finished: AtomicBool,
+    /// Set while pondering once the soft stop says the move is done: `ponderhit` then ends
+    /// the search at once (Stockfish's `stopOnPonderhit`; see `crate::time`, "Pondering").
+    stop_on_ponderhit: AtomicBool,
     /// Microseconds after `epoch` from which the budget is measured (reset by `ponderhit`).
     origin_us: AtomicU64,
     epoch: Instant,
@@ -37,6 +40,7 @@ impl Signals {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             finished: AtomicBool::new(false),
+            stop_on_ponderhit: AtomicBool::new(false),
             origin_us: AtomicU64::new(0),
             epoch: Instant::now(),
             nodes: AtomicU64::new(0),
@@ -83,6 +87,11 @@ impl Signals {
         self.pondering.load(Ordering::Relaxed)
     }
 
+    /// The soft stop was reached while pondering: stop as soon as `ponderhit` comes.
+    pub fn stop_on_ponderhit(&self) {
+        self.stop_on_ponderhit.store(true, Ordering::SeqCst);
+    }
+
     /// `ponderhit`: the move we pondered was played; the clock starts now.
     pub fn ponderhit(&self) {
         let now = self.epoch.elapsed().as_micros() as u64;
@@ -97,7 +106,8 @@ impl Signals {
         self.epoch.elapsed().saturating_sub(origin)
     }
 
-    /// Time since the `go` itself, for `info time`.
+    /// Time since the `go` itself: for `info time`, and for the soft stop, which counts
+    /// the time spent pondering.
     pub fn since_go(&self) -> Duration {
         self.epoch.elapsed()
     }
@@ -129,6 +139,8 @@ pub enum StopReason {
     Stopped,
     HardTime,
     SoftTime,
+    /// The soft stop was reached while pondering; ended at `ponderhit`.
+    PonderHit,
     Nodes,
     Depth,
     Mate,
@@ -144,9 +156,8 @@ impl StopReason {
             StopReason::None => "not stopped",
             StopReason::Stopped => "stop command",
             StopReason::HardTime => "hard limit (unwound mid-iteration)",
-            StopReason::SoftTime => {
-                "soft limit (next depth would not fit: elapsed + 2 x last iteration >= soft)"
-            }
+            StopReason::SoftTime => "soft limit (next depth would not fit)",
+            StopReason::PonderHit => "soft limit reached while pondering, stopped at ponderhit",
             StopReason::Nodes => "node limit",
             StopReason::Depth => "depth limit",
             StopReason::Mate => "mate found",
@@ -224,7 +235,9 @@ impl<'a> Stopper<'a> {
         if self.signals.stopped() || (!self.main && self.signals.finished()) {
             self.reason = StopReason::Stopped;
         } else if self.main && !self.signals.pondering() {
-            if let Some(hard) = self.hard {
+            if self.signals.stop_on_ponderhit.load(Ordering::Relaxed) {
+                self.reason = StopReason::PonderHit;
+            } else if let Some(hard) = self.hard {
                 if self.signals.elapsed() >= hard {
                     self.reason = StopReason::HardTime;
                 }

@@ -3,9 +3,9 @@
 //! The base budget says how long an *average* move may take; the search itself knows
 //! whether this move is average. Between iterations the iterative-deepening loop fills
 //! a [`Progress`] and multiplies the soft budget by [`soft_scale`] (use [`scaled_soft_ms`],
-//! which also keeps the result within hard). Four switchable rules, all common practice
-//! (Stockfish's `bestMoveInstability` and `fallingEval`, and the typ.dev article's
-//! "Adjustment" section, <https://typ.dev/time-management>):
+//! which also keeps the result within hard). Five switchable rules, all common practice
+//! (Stockfish's `bestMoveInstability` and `fallingEval`, the typ.dev article's
+//! "Adjustment" section, <https://typ.dev/time-management>, and Ethereal's node factor):
 //!
 //! * single reply — only one legal move: play it at once (scale 0, so the soft stop fires
 //!   after the first completed iteration). This is the one rule outside the cap below.
@@ -15,6 +15,16 @@
 //!   `1 − 0.08 × stable iterations`, at least ×0.6.
 //! * score drop — the score is falling: think longer, `1 + 0.005 × drop in centipawns`,
 //!   the drop counted up to 120 cp (so at most ×1.6).
+//! * best-move nodes ("node-based time management") — the share f of this move's search
+//!   (all iterations so far, main thread) spent below the current best move: a move that
+//!   took nearly all the effort is clear, one that took little is contested.
+//!   `max(0.5, 2·(1 − f) + 0.4)`: f = 0.9 → ×0.6, f = 0.7 → ×1, f = 0.2 → ×2.
+//!   Source: Ethereal, `src/timeman.c`, `tm_finished` ("Scale time between 50% and 240%,
+//!   based on where nodes have been spent"; AndyGrant/Ethereal commit 60f4d5c5, "Rewrite the
+//!   Time Managment using old ideas and a new one", read at 0e47e9b6). Read from depth
+//!   [`NODE_FRACTION_MIN_DEPTH`] on, as Ethereal does. Other published forms: Koivisto
+//!   PR #115 `(110 − min(pct, 90))/100`, Weiss `0.52 + 3.73·(1 − f)`, Stockfish's
+//!   `nodesEffort` (an interpolation clamped to [0.693, 0.838]).
 //!
 //! The product is kept within [`MIN_SCALE`, `MAX_SCALE`] = [0.5, 2.5]; with
 //! `hard = 3 × soft` the scaled soft budget stays below hard unless hard was capped,
@@ -38,6 +48,13 @@ pub const STABILITY_MIN: f64 = 0.6;
 pub const SCORE_DROP_PER_CP: f64 = 0.005;
 /// Largest drop that still adds time.
 pub const SCORE_DROP_MAX_CP: i32 = 120;
+/// Ethereal's node factor `max(NODE_FACTOR_MIN, NODE_FACTOR_SLOPE·(1 − f) + NODE_FACTOR_BASE)`.
+pub const NODE_FACTOR_SLOPE: f64 = 2.0;
+pub const NODE_FACTOR_BASE: f64 = 0.4;
+pub const NODE_FACTOR_MIN: f64 = 0.5;
+/// The node share is read from this completed depth on (Ethereal: "don't terminate early
+/// at very low depths", `completed < 4`); shallower searches are too small to tell.
+pub const NODE_FRACTION_MIN_DEPTH: u32 = 4;
 /// Bounds on the combined multiplier (single reply excepted).
 pub const MIN_SCALE: f64 = 0.5;
 pub const MAX_SCALE: f64 = 2.5;
@@ -49,6 +66,7 @@ pub struct Adjustments {
     pub instability: bool,
     pub stability: bool,
     pub score_drop: bool,
+    pub node_fraction: bool,
 }
 
 impl Default for Adjustments {
@@ -58,6 +76,7 @@ impl Default for Adjustments {
             instability: true,
             stability: true,
             score_drop: true,
+            node_fraction: true,
         }
     }
 }
@@ -73,10 +92,20 @@ pub struct Progress {
     pub stable_iterations: u32,
     /// Previous iteration's best score − this one's, in centipawns; positive = falling.
     pub score_drop_cp: i32,
+    /// Share of the main thread's nodes in this search spent on the current best move
+    /// (0..=1); None until [`NODE_FRACTION_MIN_DEPTH`].
+    pub best_move_nodes: Option<f64>,
 }
 
-/// The separate factors: (instability, stability, score drop); 1.0 when switched off.
-fn factors(adj: &Adjustments, p: &Progress) -> (f64, f64, f64) {
+/// Ethereal's node factor for best-move node share `f` (see the module doc).
+pub fn node_factor(f: f64) -> f64 {
+    let f = finite_or(f, 0.0).clamp(0.0, 1.0);
+    (NODE_FACTOR_SLOPE * (1.0 - f) + NODE_FACTOR_BASE).max(NODE_FACTOR_MIN)
+}
+
+/// The separate factors: (instability, stability, score drop, best-move nodes); 1.0 when
+/// switched off.
+fn factors(adj: &Adjustments, p: &Progress) -> (f64, f64, f64, f64) {
     let instability = if adj.instability {
         let changes = finite_or(p.best_move_changes, 0.0).max(0.0);
         (1.0 + INSTABILITY_PER_CHANGE * changes).min(INSTABILITY_MAX)
@@ -93,7 +122,11 @@ fn factors(adj: &Adjustments, p: &Progress) -> (f64, f64, f64) {
     } else {
         1.0
     };
-    (instability, stability, drop)
+    let nodes = match p.best_move_nodes {
+        Some(f) if adj.node_fraction => node_factor(f),
+        _ => 1.0,
+    };
+    (instability, stability, drop, nodes)
 }
 
 fn single_reply(adj: &Adjustments, p: &Progress) -> bool {
@@ -105,8 +138,8 @@ pub fn soft_scale(adj: &Adjustments, p: &Progress) -> f64 {
     if single_reply(adj, p) {
         return SINGLE_REPLY_SCALE;
     }
-    let (a, b, c) = factors(adj, p);
-    (a * b * c).clamp(MIN_SCALE, MAX_SCALE)
+    let (a, b, c, d) = factors(adj, p);
+    (a * b * c * d).clamp(MIN_SCALE, MAX_SCALE)
 }
 
 /// The soft budget after scaling, never beyond hard.
@@ -116,12 +149,13 @@ pub fn scaled_soft_ms(soft_ms: u64, hard_ms: u64, scale: f64) -> u64 {
     scaled.max(0.0).floor() as u64
 }
 
-/// One short line saying why, e.g. "unstable ×1.50 · stable ×0.84 · drop 40 cp ×1.20 → ×1.51".
+/// One short line naming every factor that scaled the budget, e.g.
+/// "unstable ×1.50 · stable ×0.84 · drop 40 cp ×1.20 · best-move nodes 85% ×0.70 → ×1.06".
 pub fn reason(adj: &Adjustments, p: &Progress) -> String {
     if single_reply(adj, p) {
         return "single reply → move now".to_string();
     }
-    let (a, b, c) = factors(adj, p);
+    let (a, b, c, d) = factors(adj, p);
     let mut parts = Vec::new();
     if a != 1.0 {
         parts.push(format!("unstable ×{a:.2}"));
@@ -135,11 +169,15 @@ pub fn reason(adj: &Adjustments, p: &Progress) -> String {
             p.score_drop_cp.clamp(0, SCORE_DROP_MAX_CP)
         ));
     }
+    if d != 1.0 {
+        let share = finite_or(p.best_move_nodes.unwrap_or(0.0), 0.0).clamp(0.0, 1.0);
+        parts.push(format!("best-move nodes {:.0}% ×{d:.2}", share * 100.0));
+    }
     if parts.is_empty() {
         return "no adjustment".to_string();
     }
     let total = soft_scale(adj, p);
-    let clamped = if (total - a * b * c).abs() > 1e-12 {
+    let clamped = if (total - a * b * c * d).abs() > 1e-12 {
         " (clamped)"
     } else {
         ""
@@ -157,7 +195,34 @@ mod tests {
             best_move_changes: changes,
             stable_iterations: stable,
             score_drop_cp: drop,
+            best_move_nodes: None,
         }
+    }
+
+    #[test]
+    fn node_factor_matches_ethereal() {
+        // Ethereal's comment: "Scale time between 50% and 240%".
+        assert!((node_factor(0.0) - 2.4).abs() < 1e-12);
+        assert!((node_factor(0.9) - 0.6).abs() < 1e-12);
+        assert!((node_factor(0.7) - 1.0).abs() < 1e-12);
+        assert!((node_factor(0.95) - 0.5).abs() < 1e-12);
+        assert_eq!(node_factor(1.0), 0.5);
+        assert_eq!(node_factor(f64::NAN), 2.4);
+        assert_eq!(node_factor(7.0), 0.5);
+        let adj = Adjustments::default();
+        let p = Progress {
+            best_move_nodes: Some(0.85),
+            ..progress(20, 0.0, 0, 0)
+        };
+        assert!((soft_scale(&adj, &p) - 0.7).abs() < 1e-12);
+        assert_eq!(reason(&adj, &p), "best-move nodes 85% ×0.70 → ×0.70");
+        let off = Adjustments {
+            node_fraction: false,
+            ..adj
+        };
+        assert_eq!(soft_scale(&off, &p), 1.0);
+        // Unknown before NODE_FRACTION_MIN_DEPTH: no factor.
+        assert_eq!(soft_scale(&adj, &progress(20, 0.0, 0, 0)), 1.0);
     }
 
     #[test]
@@ -221,6 +286,7 @@ mod tests {
             instability: false,
             stability: false,
             score_drop: false,
+            node_fraction: false,
         };
         assert_eq!(soft_scale(&none, &progress(1, 5.0, 9, 300)), 1.0);
         let p = progress(20, 1.0, 2, 40);

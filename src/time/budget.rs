@@ -66,7 +66,8 @@ pub fn hard_share(moves_to_go: Option<u32>) -> f64 {
     HARD_MAX_SHARE.max(soft_share(moves_to_go))
 }
 
-/// The shared clamps, applied to every strategy's plan.
+/// The shared clamps, applied to every strategy's plan (and to its own hard limit, if it
+/// has one).
 pub fn finish(name: &str, plan: Plan, inputs: &Inputs) -> Budget {
     let mut clamps: Vec<&str> = Vec::new();
     let mut soft = finite_or(plan.soft_ms, 0.0).max(0.0);
@@ -83,7 +84,11 @@ pub fn finish(name: &str, plan: Plan, inputs: &Inputs) -> Budget {
             "soft cap"
         });
     }
-    let mut hard = soft * HARD_FACTOR;
+    // A strategy's own hard limit replaces HARD_FACTOR × soft, but never undercuts soft.
+    let mut hard = match plan.hard_ms {
+        Some(h) => finite_or(h, 0.0).max(soft),
+        None => soft * HARD_FACTOR,
+    };
     let hard_cap = hard_share(inputs.moves_to_go) * inputs.usable_ms;
     if hard > hard_cap {
         hard = hard_cap.max(soft);

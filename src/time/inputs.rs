@@ -105,6 +105,10 @@ impl Default for Game {
 /// The sanitised view of clock and game that every strategy works from.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Inputs {
+    /// The clock as the GUI sent it, never negative, in ms: for a strategy transplanted
+    /// from an engine that does its own overhead accounting (`stockfish`); the others plan
+    /// from `usable_ms`.
+    pub time_left_ms: f64,
     /// Time left minus the Move Overhead (reserved once, and per move until a known
     /// refill), never negative, in ms.
     pub usable_ms: f64,
@@ -139,6 +143,7 @@ impl Inputs {
         let (extra, floor) = (per_move(overhead), per_move(MIN_ROUND_TRIP_MS));
         let extra = extra.min((PER_MOVE_RESERVE_MAX_SHARE * once).max(floor));
         Inputs {
+            time_left_ms: time,
             usable_ms: (once - extra).max(0.0),
             increment_ms: increment,
             overhead_ms: overhead,

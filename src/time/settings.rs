@@ -1,6 +1,6 @@
 //! The time manager's settings across a game: which strategy allocates, every strategy with
-//! its own parameters and state, the Slow Mover factor and the Move Overhead; and
-//! [`allocate`], which turns a clock into a [`Budget`] with them.
+//! its own parameters and state, the Slow Mover factor, the Move Overhead and whether the
+//! GUI lets us ponder; and [`allocate`], which turns a clock into a [`Budget`] with them.
 
 use super::budget::{finish, Budget};
 use super::inputs::{Clock, Game, Inputs, DEFAULT_MOVE_OVERHEAD_MS};
@@ -17,7 +17,18 @@ pub struct Settings {
     pub slow_mover: f64,
     /// The engine's "Move Overhead" option, in ms.
     pub move_overhead_ms: i64,
+    /// The engine's "Ponder" option: the soft budget gets [`PONDER_BONUS`].
+    pub ponder: bool,
 }
+
+/// With pondering on, the soft budget is × this (Stockfish `src/timeman.cpp`,
+/// `if (options["Ponder"]) optimumTime += optimumTime / 4;`).
+///
+/// Why: time spent pondering counts towards the soft limit (not the hard one) once the
+/// opponent plays the expected move (see `crate::time`, "Pondering"), so a ponder hit often
+/// ends the move at once and saves our clock; the bonus spends some of those savings on the
+/// moves that were not a hit. The hard limit gets no bonus.
+pub const PONDER_BONUS: f64 = 1.25;
 
 impl Default for Settings {
     fn default() -> Settings {
@@ -26,6 +37,7 @@ impl Default for Settings {
             active: 0,
             slow_mover: 1.0,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            ponder: false,
         }
     }
 }
@@ -109,8 +121,8 @@ impl Settings {
 /// The budget for the next move. Pure and total: never panics, whatever the input.
 ///
 /// The pipeline: [`Inputs::new`] sanitises the clock and reserves the overhead; the selected
-/// strategy plans an average move; its soft-stop allowance and Slow Mover scale the plan;
-/// [`finish`] applies the shared clamps.
+/// strategy plans an average move (and may set its own hard limit); its soft-stop allowance,
+/// Slow Mover and the ponder bonus scale the soft plan; [`finish`] applies the shared clamps.
 pub fn allocate(settings: &Settings, clock: &Clock, game: &Game) -> Budget {
     let inputs = Inputs::new(clock, game);
     let strategy = settings.strategy();
@@ -122,6 +134,7 @@ pub fn allocate(settings: &Settings, clock: &Clock, game: &Game) -> Budget {
         1.0
     };
     let allowance = strategy.soft_stop_allowance();
+    let ponder = if settings.ponder { PONDER_BONUS } else { 1.0 };
     let mut note = plan.note;
     if allowance != 1.0 {
         note.push_str(&format!(" ×soft-stop allowance {allowance:.2}"));
@@ -129,10 +142,14 @@ pub fn allocate(settings: &Settings, clock: &Clock, game: &Game) -> Budget {
     if slow != 1.0 {
         note.push_str(&format!(" ×slow-mover {slow:.2}"));
     }
+    if ponder != 1.0 {
+        note.push_str(&format!(" ×ponder {ponder:.2}"));
+    }
     finish(
         strategy.name(),
         Plan {
-            soft_ms: plan.soft_ms * allowance * slow,
+            soft_ms: plan.soft_ms * allowance * slow * ponder,
+            hard_ms: plan.hard_ms,
             note,
         },
         &inputs,

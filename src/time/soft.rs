@@ -1,18 +1,320 @@
 //! The soft stop: may the iterative-deepening loop start depth d+1? (The parent module
 //! explains where it sits between allocation and the hard stop.)
+//!
+//! An iteration that the hard stop cuts off is mostly wasted, and one not started leaves
+//! time unused, so the question is how long the next iteration will take. Two rules, chosen
+//! with the `Soft Stop` option:
+//!
+//! * `2x` (the default, the classroom rule): the next depth costs F times the last one,
+//!   F = `Soft Stop Factor` / 100 (default [`NEXT_DEPTH_FACTOR`] = 2). Stop when
+//!   `elapsed + F × last ≥ soft`.
+//! * `predicted`: predict when the next depth would end from how the time to reach each
+//!   depth has been growing in *this* search. With T the time to complete the current depth
+//!   (cumulative, since `go`) and r the ratios T(d)/T(d−1) of the last four depths, drop the
+//!   ratio farthest from their mean and take the geometric mean G of the other three; the
+//!   next depth should end at E = T·G. Then, with target S = the soft limit:
+//!
+//!   ```text
+//!   T ≥ S                          → stop (the soft limit is spent)
+//!   E > hard and best move stable  → stop (the next depth would be cut off)
+//!   E − S > S − T                  → stop (the predicted overshoot past S exceeds the
+//!                                          undershoot of stopping now)
+//!   ```
+//!
+//!   The last line stops whenever the next depth would end nearer to `S + (S − T)` than to
+//!   the time left unused: on average the spend then centres on S. The ratios start at 1.5
+//!   and are read from depth [`PREDICT_MIN_DEPTH`] on (shallower iterations take
+//!   microseconds and their ratios are noise); before it only `T ≥ S` applies.
+//!
+//!   Source: Expositor (Kade), `src/search.rs`, iterative deepening "Part 3. Check time
+//!   management" (`time_ratios`, "Remove the outlier", "Take the geometric mean",
+//!   `overshoot > undershoot`), expo-dev/expositor commit a4afc62f119c83b4a0f8cf099eca06a54727d9c6;
+//!   the same estimator drives its node-limited search in `src/datagen.rs`.
+//!
+//! F = 2 is not the measured growth: the time per depth grows about 1.35× on average, but
+//! single steps range from 0.3 to 9 (MEASUREMENTS.md), so the 2x rule is deliberately
+//! cautious; `predicted` instead follows the growth actually seen in this search, which
+//! is why it needs no factor.
 
-/// Soft-stop factor F: the next iteration is assumed to cost F times the last.
-///
-/// The measured growth per depth is about 1.35, but single steps range from 0.3 to 9
-/// (MEASUREMENTS.md), and an iteration cut off by the hard stop is wasted time, so F stays 2:
-/// the classroom's "the next depth costs about twice the last".
+use super::finite_or;
+
+/// Soft-stop factor F of the `2x` rule: the next iteration is assumed to cost F times the last.
 pub const NEXT_DEPTH_FACTOR: f64 = 2.0;
+/// The `predicted` rule reads growth ratios from this depth on (Expositor's `MINIMUM_DEPTH`).
+pub const PREDICT_MIN_DEPTH: u32 = 4;
+/// Growth ratio assumed before any is measured (Expositor's initial `time_ratios`).
+pub const INITIAL_GROWTH: f64 = 1.5;
 
-/// True when the next iteration should not be started: what is left of the soft budget does
-/// not cover `NEXT_DEPTH_FACTOR` × the last iteration, `elapsed + F × last ≥ soft`.
+/// Which soft-stop rule is in force.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SoftRule {
+    /// `elapsed + F × last iteration ≥ soft`, with F the value.
+    Factor(f64),
+    /// Expositor's prediction from the growth of the time to depth.
+    Predicted,
+}
+
+impl Default for SoftRule {
+    fn default() -> SoftRule {
+        SoftRule::Factor(NEXT_DEPTH_FACTOR)
+    }
+}
+
+impl SoftRule {
+    /// The `Soft Stop` option's names, in menu order (the first is the default).
+    pub const NAMES: [&'static str; 2] = ["2x", "predicted"];
+
+    /// The rule the `Soft Stop` and `Soft Stop Factor` options select.
+    pub fn from_options(name: &str, factor_percent: i64) -> Result<SoftRule, String> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "2x" => Ok(SoftRule::Factor(factor_percent as f64 / 100.0)),
+            "predicted" => Ok(SoftRule::Predicted),
+            other => Err(format!("unknown soft stop rule '{other}'")),
+        }
+    }
+}
+
+/// Times to depth seen so far in one search, for the `predicted` rule.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Growth {
+    /// The last four ratios T(d)/T(d−1), newest first.
+    ratios: [f64; 4],
+    previous_ms: f64,
+}
+
+impl Default for Growth {
+    fn default() -> Growth {
+        Growth {
+            ratios: [INITIAL_GROWTH; 4],
+            previous_ms: 0.0,
+        }
+    }
+}
+
+impl Growth {
+    /// Depth `depth` was completed `time_to_depth_ms` after the search started.
+    pub fn record(&mut self, depth: u32, time_to_depth_ms: f64) {
+        let t = finite_or(time_to_depth_ms, 0.0).max(0.0);
+        if depth < PREDICT_MIN_DEPTH {
+            return;
+        }
+        if self.previous_ms > 0.0 {
+            self.ratios = [
+                t / self.previous_ms,
+                self.ratios[0],
+                self.ratios[1],
+                self.ratios[2],
+            ];
+        }
+        self.previous_ms = t;
+    }
+
+    /// The geometric mean of the last four ratios without the one farthest from their
+    /// arithmetic mean (the last such one on ties, as in the source).
+    pub fn growth(&self) -> f64 {
+        let r = self.ratios;
+        let mean = r.iter().sum::<f64>() / 4.0;
+        let mut outlier = 0;
+        for i in 1..4 {
+            if (r[i] - mean).abs() >= (r[outlier] - mean).abs() {
+                outlier = i;
+            }
+        }
+        let product: f64 = (0..4).filter(|&i| i != outlier).map(|i| r[i]).product();
+        finite_or(product.cbrt(), INITIAL_GROWTH)
+    }
+}
+
+/// What the soft stop looks at after a completed iteration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Check {
+    pub depth: u32,
+    /// Time since the search started (pondering included; see the parent module).
+    pub elapsed_ms: f64,
+    pub last_iteration_ms: f64,
+    /// The soft limit after the search-side adjustments.
+    pub soft_ms: f64,
+    pub hard_ms: f64,
+    /// The best move was the same in the last two iterations.
+    pub best_move_stable: bool,
+}
+
+/// The soft stop's answer, and the line `TimeLog` prints for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    pub stop: bool,
+    pub why: String,
+}
+
+/// Should the search stop before the next depth? `growth` must already hold this
+/// iteration ([`Growth::record`]).
+pub fn decide(rule: SoftRule, growth: &Growth, c: &Check) -> Verdict {
+    let (t, s) = (c.elapsed_ms, c.soft_ms);
+    match rule {
+        SoftRule::Factor(f) => {
+            let f = finite_or(f, NEXT_DEPTH_FACTOR).max(0.0);
+            let next = t + f * c.last_iteration_ms;
+            Verdict {
+                stop: next >= s,
+                why: format!(
+                    "rule 2x with F = {f:.2}: elapsed {t:.0} + {f:.2} × last {:.0} = {next:.0} {} soft {s:.0} ms",
+                    c.last_iteration_ms,
+                    if next >= s { "≥" } else { "<" }
+                ),
+            }
+        }
+        SoftRule::Predicted => {
+            if t >= s {
+                return Verdict {
+                    stop: true,
+                    why: format!("rule predicted: elapsed {t:.0} ≥ soft {s:.0} ms"),
+                };
+            }
+            if c.depth < PREDICT_MIN_DEPTH {
+                return Verdict {
+                    stop: false,
+                    why: format!("rule predicted: depth {} too shallow to predict", c.depth),
+                };
+            }
+            let g = growth.growth();
+            let estimate = t * g;
+            let head = format!("rule predicted: next depth ends ≈ {estimate:.0} ms (×{g:.2})");
+            if estimate > c.hard_ms && c.best_move_stable {
+                return Verdict {
+                    stop: true,
+                    why: format!("{head} > hard {:.0} ms, best move stable", c.hard_ms),
+                };
+            }
+            let (over, under) = (estimate - s, s - t);
+            Verdict {
+                stop: over > under,
+                why: format!(
+                    "{head}: overshoot {over:.0} {} undershoot {under:.0} of soft {s:.0} ms",
+                    if over > under { ">" } else { "≤" }
+                ),
+            }
+        }
+    }
+}
+
+/// The `2x` rule with F = [`NEXT_DEPTH_FACTOR`]: true when what is left of the soft budget
+/// does not cover F × the last iteration, `elapsed + F × last ≥ soft`.
 ///
 /// An earlier rule, `elapsed × F ≥ soft`, assumed every iteration costs as much as all the
 /// ones before it together; it stopped early and left a third of the clock unused.
 pub fn stop_before_next_depth(elapsed_ms: u64, last_iteration_ms: u64, soft_ms: u64) -> bool {
     elapsed_ms as f64 + last_iteration_ms as f64 * NEXT_DEPTH_FACTOR >= soft_ms as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(depth: u32, elapsed: f64, last: f64, soft: f64, stable: bool) -> Check {
+        Check {
+            depth,
+            elapsed_ms: elapsed,
+            last_iteration_ms: last,
+            soft_ms: soft,
+            hard_ms: 3.0 * soft,
+            best_move_stable: stable,
+        }
+    }
+
+    #[test]
+    fn factor_rule_says_its_factor() {
+        let c = check(8, 600.0, 200.0, 1000.0, false);
+        let v = decide(SoftRule::Factor(2.0), &Growth::default(), &c);
+        assert!(v.stop);
+        assert_eq!(
+            v.why,
+            "rule 2x with F = 2.00: elapsed 600 + 2.00 × last 200 = 1000 ≥ soft 1000 ms"
+        );
+        assert!(!decide(SoftRule::Factor(1.5), &Growth::default(), &c).stop);
+        assert_eq!(SoftRule::from_options("2X", 150), Ok(SoftRule::Factor(1.5)));
+        assert_eq!(
+            SoftRule::from_options(" predicted", 150),
+            Ok(SoftRule::Predicted)
+        );
+        assert!(SoftRule::from_options("3x", 150).is_err());
+    }
+
+    #[test]
+    fn growth_drops_the_outlier_like_expositor() {
+        // Fresh: all four ratios 1.5, so G = 1.5.
+        assert!((Growth::default().growth() - 1.5).abs() < 1e-12);
+        let mut g = Growth::default();
+        // Shallow depths are not recorded.
+        g.record(2, 0.01);
+        g.record(3, 0.02);
+        assert_eq!(g, Growth::default());
+        // Times to depth 4..8: 10, 20, 40, 320, 640 → ratios 2, 2, 8, 2 (newest first:
+        // 2, 8, 2, 2). Mean 3.5; 8 is the outlier; G = cbrt(2·2·2) = 2.
+        for (d, t) in [(4, 10.0), (5, 20.0), (6, 40.0), (7, 320.0), (8, 640.0)] {
+            g.record(d, t);
+        }
+        assert!((g.growth() - 2.0).abs() < 1e-12);
+        // With two ratios measured (2, 3) and two initial (1.5, 1.5): mean 2, and 3 is the
+        // farthest; G = cbrt(2·1.5·1.5) = 1.651.
+        let mut g = Growth::default();
+        for (d, t) in [(4, 10.0), (5, 20.0), (6, 60.0)] {
+            g.record(d, t);
+        }
+        assert!((g.growth() - (2.0_f64 * 1.5 * 1.5).cbrt()).abs() < 1e-12);
+        // Ties go to the last index, as in the source's `d >= dev`.
+        let g = Growth {
+            ratios: [1.0, 3.0, 1.0, 3.0],
+            previous_ms: 1.0,
+        };
+        assert!((g.growth() - 3.0_f64.cbrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn predicted_rule_compares_overshoot_and_undershoot() {
+        let g = Growth::default(); // G = 1.5
+                                   // T = 300, S = 1000: E = 450 < S, keep going.
+        let v = decide(
+            SoftRule::Predicted,
+            &g,
+            &check(9, 300.0, 100.0, 1000.0, false),
+        );
+        assert!(!v.stop, "{}", v.why);
+        // T = 700: E = 1050; overshoot 50 ≤ undershoot 300: keep going (2x would stop).
+        let c = check(9, 700.0, 300.0, 1000.0, false);
+        assert!(!decide(SoftRule::Predicted, &g, &c).stop);
+        assert!(decide(SoftRule::Factor(2.0), &g, &c).stop);
+        // T = 820: E = 1230; overshoot 230 > undershoot 180: stop.
+        let v = decide(
+            SoftRule::Predicted,
+            &g,
+            &check(9, 820.0, 300.0, 1000.0, false),
+        );
+        assert!(v.stop);
+        assert_eq!(
+            v.why,
+            "rule predicted: next depth ends ≈ 1230 ms (×1.50): overshoot 230 > undershoot 180 of soft 1000 ms"
+        );
+        // Soft already spent, at any depth.
+        assert!(decide(SoftRule::Predicted, &g, &check(1, 5.0, 5.0, 0.0, false)).stop);
+        // Too shallow to predict.
+        assert!(
+            !decide(
+                SoftRule::Predicted,
+                &g,
+                &check(3, 820.0, 300.0, 1000.0, false)
+            )
+            .stop
+        );
+        // Past hard with a stable best move: stop even when the undershoot is larger.
+        let c = Check {
+            hard_ms: 500.0,
+            ..check(9, 400.0, 100.0, 1000.0, true)
+        };
+        assert!(decide(SoftRule::Predicted, &g, &c).stop);
+        let c = Check {
+            best_move_stable: false,
+            ..c
+        };
+        assert!(!decide(SoftRule::Predicted, &g, &c).stop);
+    }
 }

@@ -742,7 +742,7 @@ mod tests {
         assert!(picture.starts_with("<svg"));
         assert!(picture.trim_end().ends_with("</svg>"));
         // Budgets and clocks: one line per strategy in each panel.
-        assert_eq!(picture.matches("<polyline").count(), 14);
+        assert_eq!(picture.matches("<polyline").count(), 2 * sims.len());
         assert!(picture.contains("a &lt;test&gt; &amp; more"));
         let (one, _) =
             report(&args("40/900", "classic"), "40/900").unwrap_or_else(|e| panic!("{e}"));

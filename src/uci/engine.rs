@@ -253,6 +253,7 @@ impl Engine {
             multipv: self.options.multipv,
             threads: self.options.threads,
             adjust: self.options.adjust,
+            soft_stop: self.options.soft_rule(),
             ..Limits::default()
         };
         for text in &params.searchmoves {
@@ -429,10 +430,15 @@ fn answer(
     let elapsed = signals.elapsed().as_millis() as u64;
     if timelog {
         emit(&format!(
-            "info string time used {elapsed} ms (wall {} ms), depth {}, stopped by {}; soft now {} ms{}",
+            "info string time used {elapsed} ms (wall {} ms), depth {}, stopped by {}{}; soft now {} ms{}",
             started.elapsed().as_millis(),
             outcome.depth,
             outcome.reason.describe(),
+            match outcome.reason {
+                StopReason::SoftTime | StopReason::SingleReply | StopReason::PonderHit =>
+                    format!(" [{}]", outcome.stop_detail),
+                _ => String::new(),
+            },
             outcome.soft_ms.map_or("-".into(), |s| s.to_string()),
             if outcome.adjust_reason.is_empty() {
                 String::new()

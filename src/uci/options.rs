@@ -4,7 +4,10 @@
 //! A time strategy's own parameters (e.g. `Classic Increment %`) are declared by the
 //! strategy's file (`time::strategies`) and appended to the table.
 
-use crate::time::{adjust::Adjustments, strategies::Param, Settings, DEFAULT_MOVE_OVERHEAD_MS};
+use crate::time::{
+    adjust::Adjustments, soft::NEXT_DEPTH_FACTOR, strategies::Param, Settings, SoftRule,
+    DEFAULT_MOVE_OVERHEAD_MS,
+};
 use crate::tt;
 
 /// Current option values.
@@ -18,6 +21,17 @@ pub struct Options {
     pub time: Settings,
     pub time_log: bool,
     pub adjust: Adjustments,
+    /// `Soft Stop`: one of [`SoftRule::NAMES`].
+    pub soft_stop: &'static str,
+    /// `Soft Stop Factor`: F of the `2x` rule, in percent.
+    pub soft_stop_factor_pct: i64,
+}
+
+impl Options {
+    /// The soft-stop rule the two options select.
+    pub fn soft_rule(&self) -> SoftRule {
+        SoftRule::from_options(self.soft_stop, self.soft_stop_factor_pct).unwrap_or_default()
+    }
 }
 
 impl Default for Options {
@@ -30,6 +44,8 @@ impl Default for Options {
             time: Settings::default(),
             time_log: false,
             adjust: Adjustments::default(),
+            soft_stop: SoftRule::NAMES[0],
+            soft_stop_factor_pct: (NEXT_DEPTH_FACTOR * 100.0) as i64,
         }
     }
 }
@@ -113,7 +129,10 @@ fn specs() -> Vec<Spec> {
             o.threads = v as usize;
             Effect::None
         }),
-        check("Ponder", false, |o, v| o.ponder = v),
+        check("Ponder", false, |o, v| {
+            o.ponder = v;
+            o.time.ponder = v;
+        }),
         spin("MultiPV", 1, (1, 256), |o, v| {
             o.multipv = v as usize;
             Effect::None
@@ -156,6 +175,36 @@ fn specs() -> Vec<Spec> {
         check("TM Instability", true, |o, v| o.adjust.instability = v),
         check("TM Stability", true, |o, v| o.adjust.stability = v),
         check("TM ScoreDrop", true, |o, v| o.adjust.score_drop = v),
+        check("TM NodeFraction", true, |o, v| o.adjust.node_fraction = v),
+        Spec {
+            name: "Soft Stop",
+            kind: Kind::Combo {
+                default: SoftRule::NAMES[0],
+                vars: SoftRule::NAMES.to_vec(),
+                set: |o, v| {
+                    let wanted = v.trim();
+                    match SoftRule::NAMES
+                        .iter()
+                        .find(|n| n.eq_ignore_ascii_case(wanted))
+                    {
+                        Some(n) => {
+                            o.soft_stop = n;
+                            Ok(())
+                        }
+                        None => Err(format!("unknown soft stop rule '{wanted}'")),
+                    }
+                },
+            },
+        },
+        spin(
+            "Soft Stop Factor",
+            (NEXT_DEPTH_FACTOR * 100.0) as i64,
+            (100, 500),
+            |o, v| {
+                o.soft_stop_factor_pct = v;
+                Effect::None
+            },
+        ),
     ]);
     table
 }
@@ -291,6 +340,17 @@ mod tests {
             .contains("unknown option"));
         assert!(o.set("TM Stability", Some("false")).is_ok());
         assert!(!o.adjust.stability);
+        assert!(o.set("TM NodeFraction", Some("false")).is_ok());
+        assert!(!o.adjust.node_fraction);
+        assert_eq!(o.soft_rule(), SoftRule::Factor(2.0));
+        assert!(o.set("Soft Stop", Some("Predicted")).is_ok());
+        assert_eq!(o.soft_rule(), SoftRule::Predicted);
+        assert!(o.set("Soft Stop", Some("3x")).is_err());
+        assert!(o.set("Soft Stop", Some("2x")).is_ok());
+        assert!(o.set("Soft Stop Factor", Some("150")).is_ok());
+        assert_eq!(o.soft_rule(), SoftRule::Factor(1.5));
+        assert!(o.set("Soft Stop Factor", Some("99")).is_err());
+        assert!(o.time.ponder, "Ponder also tells the time manager");
     }
 
     #[test]

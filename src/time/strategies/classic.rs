@@ -28,6 +28,7 @@ pub fn plan(inputs: &Inputs, inc_fraction: f64) -> Plan {
     let soft = inputs.usable_ms / moves + fraction * inputs.increment_ms;
     Plan {
         soft_ms: soft,
+        hard_ms: None,
         note: format!(
             "t/{moves:.0} + inc·{fraction:.2} = {} + {} = {}",
             fmt_ms(inputs.usable_ms / moves),

@@ -108,6 +108,7 @@ pub fn plan(inputs: &Inputs, shape: &Shape) -> Plan {
     let soft = total * share;
     Plan {
         soft_ms: soft,
+        hard_ms: None,
         note: format!(
             "ply {} weight share {:.2}% of {moves} moves' {} = {}",
             inputs.plies_played,

@@ -33,6 +33,7 @@ pub fn plan(inputs: &Inputs) -> Plan {
     let soft = spread(inputs.usable_ms, inputs.increment_ms, moves);
     Plan {
         soft_ms: soft,
+        hard_ms: None,
         note: format!(
             "REM({})={rem:.1} plies → {moves:.1} moves left; (t−inc)/{moves:.1}+inc = {}",
             inputs.plies_played,

@@ -79,6 +79,7 @@ pub fn plan(inputs: &Inputs, moves: u32, shortest_ms: i64) -> Plan {
     let soft = t / a + inputs.increment_ms;
     Plan {
         soft_ms: soft,
+        hard_ms: None,
         note: format!(
             "{how} (N={horizon}, s={}); t/α+inc = {}",
             fmt_ms(shortest),

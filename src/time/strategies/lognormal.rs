@@ -109,6 +109,7 @@ pub fn plan(inputs: &Inputs) -> Plan {
     let soft = spread(inputs.usable_ms, inputs.increment_ms, moves);
     Plan {
         soft_ms: soft,
+        hard_ms: None,
         note: format!(
             "E[X|X>{k}]−{k}={rem:.1} plies → {moves:.1} moves left; (t−inc)/{moves:.1}+inc = {}",
             fmt_ms(soft)

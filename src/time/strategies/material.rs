@@ -52,6 +52,7 @@ pub fn plan(inputs: &Inputs) -> Plan {
     };
     Plan {
         soft_ms: soft,
+        hard_ms: None,
         note: format!(
             "29−0.2·{}+3·{} = {rem:.0} plies → {moves:.1} moves left; {how}/{moves:.1}{} = {}",
             inputs.plies_played,

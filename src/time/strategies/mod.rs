@@ -20,6 +20,10 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
     pub soft_ms: f64,
+    /// The strategy's own hard limit, for a strategy whose source sets one (`stockfish`'s
+    /// maximum time). None: hard = [`HARD_FACTOR`] × soft. Either way the shared clamps
+    /// apply, and hard is never below soft.
+    pub hard_ms: Option<f64>,
     /// Short explanation, e.g. "REM(12)=80.1 plies → 40.1 moves left; … = 7.4 s".
     pub note: String,
 }
@@ -116,6 +120,7 @@ registry!(
     curve::Curve,
     smooth::Smooth,
     material::Material,
+    stockfish::Stockfish,
 );
 
 #[cfg(test)]

@@ -77,6 +77,7 @@ pub fn plan(inputs: &Inputs, history: &TimeUse) -> Plan {
     let soft = wanted.min(cap);
     Plan {
         soft_ms: soft,
+        hard_ms: None,
         note: format!(
             "{moves:.1} moves left; average {} ÷ time-use {use_factor:.2} = {}{}",
             fmt_ms(average),

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""SPRT between two option settings of Sandglass (or two binaries), with the clock figures
+the time manager is judged by, as a MEASUREMENTS.md row.
+
+    tools/tm_sprt.py run --name "node fraction on vs off" --tc 5+0.05 --games 400 \\
+        --binary-a /work/bin/sandglass-x --option-b "TM NodeFraction=false" \\
+        --sprt elo0=0,elo1=10 --append MEASUREMENTS.md
+    tools/tm_sprt.py analyse --name "…" --json run.json --pgn run.pgn [--append MEASUREMENTS.md]
+
+`run` plays the match with ../shared/tools/match.py (book noob_3moves.epd, concurrency 2),
+holding an exclusive lock on --lock (default /work/match.lock) so that only one match runs on
+the machine at a time, then analyses it. The row gives W/D/L, Elo ± 95 %, the SPRT verdict,
+and for each engine the mean time per move, the share of base + increments it had used by its
+60th move (games that lasted that long) and its lowest clock, read from the PGN's move
+comments (`… <elapsed>ms <left>ms`). The exact command goes under the row.
+
+Run it with the Python that has python-chess (e.g. /work/venv/bin/python).
+"""
+
+import argparse
+import fcntl
+import json
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MATCH = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "tools", "match.py"))
+BOOK = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "data", "books", "noob_3moves.epd"))
+CLOCK = re.compile(r"(\d+)ms (-?\d+)ms\s*(,|$)")
+MOVE_N = 60
+
+
+def parse_tc(text):
+    """(base ms, increment ms) of a B+I or B control; None for others (no share computed)."""
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?", text.strip())
+    if not m:
+        return None
+    return float(m.group(1)) * 1000, float(m.group(2) or 0) * 1000
+
+
+def clock_figures(pgn_path, names, tc):
+    """Per engine name: mean ms per move, mean share used by its 60th move, lowest clock."""
+    try:
+        import chess.pgn
+    except ImportError:
+        sys.exit("python-chess is missing: run this with /work/venv/bin/python")
+    per = {n: {"used": [], "share": [], "lowest": None} for n in names}
+    with open(pgn_path, encoding="utf-8") as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            side = {True: game.headers.get("White"), False: game.headers.get("Black")}
+            count = {True: 0, False: 0}
+            board = game.board()
+            for node in game.mainline():
+                white = board.turn
+                board.push(node.move)
+                m = CLOCK.search(node.comment or "")
+                name = side[white]
+                if not m or name not in per:
+                    continue
+                used, left = float(m.group(1)), float(m.group(2))
+                rec = per[name]
+                rec["used"].append(used)
+                rec["lowest"] = left if rec["lowest"] is None else min(rec["lowest"], left)
+                count[white] += 1
+                if tc and count[white] == MOVE_N:
+                    total = tc[0] + MOVE_N * tc[1]
+                    rec["share"].append((total - left) / total)
+    out = {}
+    for n, rec in per.items():
+        out[n] = {
+            "ms_per_move": statistics.fmean(rec["used"]) if rec["used"] else None,
+            "share_by_60": statistics.fmean(rec["share"]) if rec["share"] else None,
+            "games_to_60": len(rec["share"]),
+            "lowest_ms": rec["lowest"],
+        }
+    return out
+
+
+def fmt(v, spec, none="n/a"):
+    return none if v is None else format(v, spec)
+
+
+def row(name, tc, summary, clocks, command):
+    a, b = summary["engine_a"], summary["engine_b"]
+    sprt = summary.get("sprt")
+    verdict = f"{sprt['result']} (LLR {sprt['llr']:+.2f})" if sprt else "-"
+
+    def side(n):
+        c = clocks.get(n, {})
+        return (f"{fmt(c.get('ms_per_move'), '.0f')} ms, "
+                f"{fmt(c.get('share_by_60') and 100 * c['share_by_60'], '.0f')}% "
+                f"({c.get('games_to_60', 0)} g), {fmt(c.get('lowest_ms'), '.0f')} ms")
+
+    line = (f"| {name} | {tc} | {summary['games']} | {summary['wins']}/{summary['draws']}/{summary['losses']} | "
+            f"{fmt(summary.get('elo'), '+.1f')} ± {fmt(summary.get('elo_err95'), '.1f')} | {verdict} | "
+            f"{side(a)} | {side(b)} |")
+    header = ("| question | control | games | W/D/L (A) | Elo ± 95% | SPRT | A: time/move, used by move 60 "
+              "(games), lowest clock | B: same |\n|---|---|---|---|---|---|---|---|")
+    return header, line + f"\n\n`{command}`\n"
+
+
+def analyse(args, command):
+    with open(args.json, encoding="utf-8") as f:
+        summary = json.load(f)
+    names = [summary["engine_a"], summary["engine_b"]]
+    clocks = clock_figures(args.pgn, names, parse_tc(args.tc))
+    header, text = row(args.name, args.tc, summary, clocks, command)
+    print(header)
+    print(text)
+    if args.append:
+        with open(args.append, "a", encoding="utf-8") as f:
+            f.write("\n" + header + "\n" + text)
+
+
+def run(args):
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    slug = re.sub(r"[^a-z0-9]+", "-", args.name.lower()).strip("-") or "match"
+    base = os.path.join(args.out_dir, f"{slug}-{stamp}")
+    args.json, args.pgn = base + ".json", base + ".pgn"
+    cmd = [sys.executable, MATCH, args.binary_a, args.binary_b or args.binary_a,
+           "--games", str(args.games), "--tc", args.tc, "--concurrency", str(args.concurrency),
+           "--book", args.book, "--json", args.json, "--pgn", args.pgn]
+    if args.sprt:
+        cmd += ["--sprt", args.sprt]
+    for o in args.option_a:
+        cmd += ["--option-a", o]
+    for o in args.option_b:
+        cmd += ["--option-b", o]
+    os.makedirs(args.out_dir, exist_ok=True)
+    with open(args.lock, "w") as lock:
+        print(f"waiting for {args.lock} …", file=sys.stderr)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        code = subprocess.call(cmd)
+    if code != 0 or not os.path.exists(args.json):
+        sys.exit(f"match.py failed with exit code {code}")
+    analyse(args, shlex.join(cmd))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="what", required=True)
+    r = sub.add_parser("run", help="play the match, then analyse it")
+    r.add_argument("--binary-a", required=True)
+    r.add_argument("--binary-b", help="default: the same binary as A")
+    r.add_argument("--option-a", action="append", default=[], metavar="NAME=VALUE")
+    r.add_argument("--option-b", action="append", default=[], metavar="NAME=VALUE")
+    r.add_argument("--games", type=int, default=400)
+    r.add_argument("--sprt", default="elo0=0,elo1=10")
+    r.add_argument("--concurrency", type=int, default=2)
+    r.add_argument("--book", default=BOOK)
+    r.add_argument("--lock", default="/work/match.lock")
+    r.add_argument("--out-dir", default="/work/logs")
+    a = sub.add_parser("analyse", help="analyse a finished match (its --json and --pgn)")
+    a.add_argument("--json", required=True)
+    a.add_argument("--pgn", required=True)
+    for s in (r, a):
+        s.add_argument("--name", required=True, help="the question, for the table row")
+        s.add_argument("--tc", default="10+0.1")
+        s.add_argument("--append", help="append the row to this file (MEASUREMENTS.md)")
+    args = p.parse_args()
+    if args.what == "run":
+        run(args)
+    else:
+        if not (os.path.exists(args.json) and os.path.exists(args.pgn)):
+            sys.exit("--json and --pgn must both exist")
+        analyse(args, " ".join(sys.argv))
+
+
+if __name__ == "__main__":
+    main()
