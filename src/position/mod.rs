@@ -6,10 +6,12 @@
 //! last irreversible move, so it can answer the draw rules, and it gives the search a cheap
 //! make/unmake: the crate is copy-make, so a stack of boards is all we need.
 
+mod check;
 mod fen;
 mod moves;
 mod san;
 
+pub use check::gives_check;
 pub use fen::{unreachable_reason, FenError};
 pub use moves::{MoveError, UciMove};
 pub use san::{move_to_san, san_to_move};

@@ -11,7 +11,7 @@ use super::ordering::{
 use super::see;
 use super::stopper::Stopper;
 use crate::eval::evaluate;
-use crate::position::Position;
+use crate::position::{gives_check, Position};
 use crate::score::{is_mate, DRAW, INFINITY, MATE, MATE_BOUND};
 use crate::tt::{Bound, Entry, TranspositionTable};
 use chess::{ChessMove, Piece};
@@ -429,34 +429,31 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             let quiet = !is_noisy(self.pos.board(), m);
+            // No rule below may hide a move that gives check: a quiet check or a sacrifice
+            // with check is how short mates begin, and whether a move checks is asked only
+            // once a rule is about to prune it.
             if searched > 0 && !is_mate(best_score) && best_score > -MATE_BOUND {
-                if quiet && !in_check {
+                let board = self.pos.board();
+                let prune = if quiet && !in_check {
                     // Late-move pruning: at shallow depth, late quiet moves rarely matter.
-                    if self.feat.late_move_pruning && depth <= 6 && quiet_count as i32 >= lmp_limit
-                    {
-                        continue;
-                    }
+                    (self.feat.late_move_pruning && depth <= 6 && quiet_count as i32 >= lmp_limit)
                     // Futility: a quiet move cannot lift a hopeless eval above alpha.
-                    if self.feat.futility && depth <= 6 && eval + 100 + 90 * depth <= alpha {
-                        continue;
-                    }
+                        || (self.feat.futility && depth <= 6 && eval + 100 + 90 * depth <= alpha)
                     // A quiet move that puts material en prise, more than the depth left can
                     // win back (Ethereal's margin: 64 per ply).
-                    if self.feat.quiet_see_pruning
-                        && depth <= 8
-                        && !see::see_ge(self.pos.board(), m, -64 * depth)
-                    {
-                        continue;
-                    }
-                } else if self.feat.see_pruning
-                    && !quiet
-                    && depth <= 6
-                    && MovePicker::is_bad_capture(order)
-                {
+                        || (self.feat.quiet_see_pruning
+                            && depth <= 8
+                            && !see::see_ge(board, m, -64 * depth))
+                } else {
                     // Captures that lose more than the depth can make up for.
-                    if !see::see_ge(self.pos.board(), m, -90 * depth) {
-                        continue;
-                    }
+                    self.feat.see_pruning
+                        && !quiet
+                        && depth <= 6
+                        && MovePicker::is_bad_capture(order)
+                        && !see::see_ge(board, m, -90 * depth)
+                };
+                if prune && !gives_check(board, m) {
+                    continue;
                 }
             }
 
@@ -636,7 +633,11 @@ impl<'a> Searcher<'a> {
                     }
                     captures += 1;
                 }
-                if stand_pat + see::gain(self.pos.board(), m) + 200 <= alpha {
+                // A capture that gives check is spared: it may mate, which no material count
+                // foresees (WAC.001's 2.Nxg6# is a pawn capture a queen down).
+                if stand_pat + see::gain(self.pos.board(), m) + 200 <= alpha
+                    && !gives_check(self.pos.board(), m)
+                {
                     continue;
                 }
             }
