@@ -88,8 +88,7 @@ fn names_round_trip() {
             "classic",
             "curve",
             "smooth",
-            "material",
-            "stockfish"
+            "material"
         ]
     );
     assert!(Settings::with_strategy(" Smooth ").is_ok());

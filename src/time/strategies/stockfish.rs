@@ -151,7 +151,7 @@ impl Strategy for Stockfish {
     fn style(&self) -> Style {
         Style {
             symbol: 'F',
-            colour: "#009E73",
+            colour: "#F0E442",
             dash: "12 3 2 3 2 3",
         }
     }
