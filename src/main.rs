@@ -24,6 +24,8 @@ enum Tool {
     Tune(tools::tune::TuneArgs),
     /// Play Sandglass against itself at fixed nodes per move and write the games as PGN.
     Selfplay(tools::selfplay::SelfplayArgs),
+    /// Self-play at fixed nodes, writing quiet positions with score and result for training.
+    Datagen(tools::datagen::DatagenArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         Some(Tool::Epd(args)) => tools::epd::run(&args),
         Some(Tool::Tune(args)) => tools::tune::run(&args).map(|()| true),
         Some(Tool::Selfplay(args)) => tools::selfplay::run(&args),
+        Some(Tool::Datagen(args)) => tools::datagen::run(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

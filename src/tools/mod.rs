@@ -1,7 +1,9 @@
 //! Command-line tools beside the UCI engine.
 
 pub mod bench;
+pub mod datagen;
 pub mod epd;
+pub mod packed;
 pub mod perft;
 pub mod selfplay;
 pub mod tm;
