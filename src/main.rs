@@ -26,6 +26,8 @@ enum Tool {
     Selfplay(tools::selfplay::SelfplayArgs),
     /// Self-play at fixed nodes, writing quiet positions with score and result for training.
     Datagen(tools::datagen::DatagenArgs),
+    /// Train the network on datagen shards and write it as a .nnue file.
+    Train(tools::train::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Some(Tool::Tune(args)) => tools::tune::run(&args).map(|()| true),
         Some(Tool::Selfplay(args)) => tools::selfplay::run(&args),
         Some(Tool::Datagen(args)) => tools::datagen::run(&args),
+        Some(Tool::Train(args)) => tools::train::run(&args).map(|()| true),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -23,6 +23,8 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
 
 /// Arguments of `sandglass datagen`.
 #[derive(clap::Args, Debug, Clone)]
@@ -135,6 +137,23 @@ fn game_records(start: &Position, nodes: u64, tt: &TranspositionTable) -> Vec<u8
     out
 }
 
+/// Progress as a plain line every half minute when stderr is not a terminal (the bar hides
+/// itself there), for runs under nohup.
+fn log_line(now: u64, existing: u64, target: u64, started: Instant, last: &Mutex<Instant>) {
+    let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
+    if last.elapsed().as_secs() < 30 {
+        return;
+    }
+    *last = Instant::now();
+    let secs = started.elapsed().as_secs_f64().max(1e-3);
+    let rate = (now - existing) as f64 / secs;
+    let eta = target.saturating_sub(now) as f64 / rate.max(1e-9);
+    eprintln!(
+        "{now}/{target} positions, {rate:.1}/s, ETA {:.0} min",
+        eta / 60.0
+    );
+}
+
 pub fn run(args: &DatagenArgs) -> Result<bool, String> {
     let book = selfplay::read_book(&args.book)?;
     std::fs::create_dir_all(&args.out)
@@ -178,7 +197,9 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
     );
     bar.set_position(existing);
     bar.reset_eta();
-    let failure: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let started = Instant::now();
+    let last_log = &Mutex::new(started);
     std::thread::scope(|scope| {
         for (t, shard) in shards.iter().enumerate() {
             let (book, total, bar, failure) = (&book, &total, &bar, &failure);
@@ -208,8 +229,11 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
                         return fail(format!("cannot write {}: {e}", shard.display()));
                     }
                     let n = (records.len() / RECORD_BYTES) as u64;
-                    total.fetch_add(n, Ordering::SeqCst);
+                    let now = total.fetch_add(n, Ordering::SeqCst) + n;
                     bar.inc(n);
+                    if bar.is_hidden() {
+                        log_line(now, existing, args.positions, started, last_log);
+                    }
                 }
             });
         }

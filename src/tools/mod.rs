@@ -7,4 +7,5 @@ pub mod packed;
 pub mod perft;
 pub mod selfplay;
 pub mod tm;
+pub mod train;
 pub mod tune;
