@@ -112,6 +112,17 @@ impl Packed {
         })
     }
 
+    /// The board (no castling rights or en passant; they are not stored), or None if the
+    /// pieces do not make a legal position.
+    pub fn board(&self) -> Option<Board> {
+        let mut builder = chess::BoardBuilder::new();
+        for (sq, colour, piece) in self.pieces() {
+            builder.piece(sq, piece, colour);
+        }
+        builder.side_to_move(self.stm);
+        Board::try_from(builder).ok()
+    }
+
     /// Game result as a score for White: 0, 0.5 or 1.
     pub fn white_result(&self) -> f32 {
         f32::from(self.result) / 2.0
@@ -149,6 +160,9 @@ mod tests {
             count += 1;
         }
         assert_eq!(count, board.combined().popcnt());
+        let rebuilt = back.board().expect("legal board");
+        assert_eq!(rebuilt.combined(), board.combined());
+        assert_eq!(rebuilt.side_to_move(), Color::Black);
     }
 
     #[test]

@@ -9,9 +9,11 @@
 //!
 //! The last `--valid` fraction of every shard (whole games, in the order they were played)
 //! is held out, so the validation loss is measured on games the network never saw.
-//! After every epoch a checkpoint (`<out>.ckpt`: weights and optimiser state) and the
-//! quantised network (`<out>`) are written; `--resume` continues from the checkpoint, and
-//! Ctrl-C stops after the current batch, writing both.
+//! After every epoch a checkpoint (`<out>.ckpt`: weights and optimiser state) is written,
+//! and the quantised network (`<out>`) whenever the validation loss is the best of the run
+//! (small data sets overfit within a few epochs); `--resume` continues from the checkpoint,
+//! and Ctrl-C stops after the current batch, writing the checkpoint. The hand-written
+//! evaluation's loss on the same targets is printed first, as the mark to beat.
 
 pub mod model;
 
@@ -68,6 +70,8 @@ struct Sample {
     /// Side to move's view.
     score: f32,
     result: f32,
+    /// The hand-written evaluation (side to move's view), for a baseline loss.
+    classical: f32,
 }
 
 impl Sample {
@@ -85,6 +89,7 @@ impl Sample {
             } else {
                 1.0 - white_result
             },
+            classical: p.board().map_or(0.0, |b| crate::eval::evaluate(&b) as f32),
         }
     }
 }
@@ -241,10 +246,13 @@ fn train_batch(
     loss
 }
 
-fn write_outputs(args: &TrainArgs, w: &[f32], opt: &AdamW, epoch: u64) -> Result<(), String> {
+fn write_checkpoint(args: &TrainArgs, w: &[f32], opt: &AdamW, epoch: u64) -> Result<(), String> {
     let ckpt = checkpoint_path(args);
     std::fs::write(&ckpt, model::checkpoint_bytes(w, opt, epoch))
-        .map_err(|e| format!("cannot write {}: {e}", ckpt.display()))?;
+        .map_err(|e| format!("cannot write {}: {e}", ckpt.display()))
+}
+
+fn write_network(args: &TrainArgs, w: &[f32]) -> Result<(), String> {
     std::fs::write(&args.out, model::quantise(w).to_bytes())
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))
 }
@@ -271,6 +279,17 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         valid.len(),
         targets.lambda,
         threads
+    );
+    let baseline = |data: &[Sample]| {
+        data.iter()
+            .map(|s| f64::from((sigmoid(k, s.classical) - targets.of(s)).powi(2)))
+            .sum::<f64>()
+            / data.len().max(1) as f64
+    };
+    println!(
+        "hand-written evaluation: train loss {:.6}, valid loss {:.6}",
+        baseline(&train),
+        baseline(&valid)
     );
     let (mut w, mut opt, done) = if args.resume {
         let ckpt = checkpoint_path(args);
@@ -301,6 +320,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?
         .progress_chars("=> "),
     );
+    let mut best_valid = f64::INFINITY;
     for epoch in done + 1..=args.epochs {
         // Fisher–Yates with xorshift: a new order every epoch.
         for i in (1..order.len()).rev() {
@@ -323,9 +343,10 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         }
         if STOP.load(Ordering::SeqCst) {
             bar.finish_and_clear();
-            write_outputs(args, &w, &opt, epoch - 1)?;
+            write_checkpoint(args, &w, &opt, epoch - 1)?;
             eprintln!(
-                "stopped in epoch {epoch}: wrote {} and its checkpoint",
+                "stopped in epoch {epoch}: wrote {}; {} holds the best epoch so far",
+                checkpoint_path(args).display(),
                 args.out.display()
             );
             return Ok(());
@@ -339,7 +360,11 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
                 started.elapsed().as_secs_f64()
             );
         });
-        write_outputs(args, &w, &opt, epoch)?;
+        if valid_loss < best_valid || valid.is_empty() {
+            best_valid = valid_loss;
+            write_network(args, &w)?;
+        }
+        write_checkpoint(args, &w, &opt, epoch)?;
         opt.lr *= args.lr_decay;
     }
     bar.finish_and_clear();
