@@ -19,7 +19,7 @@ pub mod model;
 
 use super::packed::{decode_all, Packed};
 use indicatif::{ProgressBar, ProgressStyle};
-use model::{backward, features, forward, sigmoid, stm_sign, AdamW, PARAMS};
+use model::{backward, features_mirrored, forward, sigmoid, stm_sign, AdamW, PARAMS};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -55,6 +55,9 @@ pub struct TrainArgs {
     pub threads: usize,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Also train on every position's left-right mirror image (doubles small data sets).
+    #[arg(long)]
+    pub mirror: bool,
     /// Continue from `<out>.ckpt`.
     #[arg(long)]
     pub resume: bool,
@@ -75,8 +78,8 @@ struct Sample {
 }
 
 impl Sample {
-    fn new(p: &Packed) -> Sample {
-        let (us, them, n) = features(p);
+    fn new(p: &Packed, mirror: bool) -> Sample {
+        let (us, them, n) = features_mirrored(p, mirror);
         let sign = stm_sign(p);
         let white_result = p.white_result();
         Sample {
@@ -125,8 +128,11 @@ fn load(args: &TrainArgs) -> Result<(Vec<Sample>, Vec<Sample>), String> {
         let records = decode_all(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         let held = (records.len() as f64 * args.valid.clamp(0.0, 0.9)).round() as usize;
         let split = records.len() - held;
-        train.extend(records[..split].iter().map(Sample::new));
-        valid.extend(records[split..].iter().map(Sample::new));
+        train.extend(records[..split].iter().map(|r| Sample::new(r, false)));
+        if args.mirror {
+            train.extend(records[..split].iter().map(|r| Sample::new(r, true)));
+        }
+        valid.extend(records[split..].iter().map(|r| Sample::new(r, false)));
     }
     if train.is_empty() {
         return Err("no training positions".to_string());

@@ -16,9 +16,17 @@ pub const PARAMS: usize = OUT_B + 1;
 
 /// Input indices of a position from the side to move's view and the other side's.
 pub fn features(p: &Packed) -> ([u16; 32], [u16; 32], usize) {
+    features_mirrored(p, false)
+}
+
+/// The same with files mirrored (a↔h) when `mirror` is set: the position's left-right
+/// reflection, which has the same value once castling rights are gone (they are not stored).
+pub fn features_mirrored(p: &Packed, mirror: bool) -> ([u16; 32], [u16; 32], usize) {
     let them = !p.stm;
+    let flip = if mirror { 7 } else { 0 };
     let (mut us_f, mut them_f, mut n) = ([0u16; 32], [0u16; 32], 0);
     for (sq, colour, piece) in p.pieces().take(32) {
+        let sq = chess::ALL_SQUARES[sq.to_index() ^ flip];
         us_f[n] = feature(p.stm, colour, piece, sq) as u16;
         them_f[n] = feature(them, colour, piece, sq) as u16;
         n += 1;
