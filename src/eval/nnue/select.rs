@@ -36,8 +36,10 @@ pub fn embedded() -> Option<Network> {
     EMBEDDED.and_then(|bytes| Network::from_bytes(bytes).ok())
 }
 
-/// Use the hand-written evaluation or the network. Choosing the network without one loaded
-/// falls back to the embedded one; without that, it is an error and nothing changes.
+/// Use the hand-written evaluation or the network. The choice is stored even when it returns
+/// an error: `Err` says the network was chosen but none is loaded or embedded, so searches
+/// use the hand-written evaluation until `load_file` succeeds (GUIs may send `Eval` before
+/// `EvalFile`).
 pub fn set_kind(kind: EvalKind) -> Result<(), String> {
     apply_env_once();
     set_kind_now(kind)
@@ -45,16 +47,24 @@ pub fn set_kind(kind: EvalKind) -> Result<(), String> {
 
 fn set_kind_now(kind: EvalKind) -> Result<(), String> {
     let mut choice = CHOICE.write().unwrap_or_else(|p| p.into_inner());
-    if kind == EvalKind::Nnue && choice.network.is_none() {
-        let net = embedded().ok_or("no network: set EvalFile first (none is embedded)")?;
-        choice.network = Some(Arc::new(net));
-    }
     choice.kind = kind;
+    if kind == EvalKind::Nnue && choice.network.is_none() {
+        match embedded() {
+            Some(net) => choice.network = Some(Arc::new(net)),
+            None => {
+                return Err(
+                    "no network loaded and none embedded: set EvalFile; using the classical evaluation until then"
+                        .to_string(),
+                )
+            }
+        }
+    }
     Ok(())
 }
 
-/// Load a network file for `Eval nnue` (also used when the network is already selected).
-/// An empty path or `<embedded>` goes back to the embedded network. On error nothing changes.
+/// Load a network file for `Eval nnue` (it takes effect at once if the network is already
+/// chosen). An empty path or `<embedded>` goes back to the embedded network. On error
+/// nothing changes.
 pub fn load_file(path: &str) -> Result<(), String> {
     apply_env_once();
     load_file_now(path)
@@ -88,9 +98,29 @@ fn apply_env_once() {
             }
         }
         if std::env::var("SANDGLASS_EVAL").is_ok_and(|v| v == "nnue") {
+            // Env-var errors go to stderr: this runs inside a search, with no UCI reply.
             if let Err(e) = set_kind_now(EvalKind::Nnue) {
                 eprintln!("SANDGLASS_EVAL: {e}");
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_files_change_nothing_and_say_why() {
+        let missing = load_file("/nonexistent/net.nnue").unwrap_err();
+        assert!(missing.contains("cannot read"), "{missing}");
+        let dir = std::env::temp_dir().join("sandglass-select-test.nnue");
+        std::fs::write(&dir, b"SGNN garbage").expect("temp file");
+        let garbage = load_file(dir.to_str().unwrap_or("")).unwrap_err();
+        assert!(
+            garbage.contains("version") || garbage.contains("ends"),
+            "{garbage}"
+        );
+        let _ = std::fs::remove_file(&dir);
+    }
 }
