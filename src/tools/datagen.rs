@@ -256,3 +256,37 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
     );
     Ok(true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::packed::decode_all;
+
+    #[test]
+    fn a_game_gives_quiet_positions_with_its_result() {
+        let tt = TranspositionTable::new(1);
+        let mut rng = Rng(5);
+        let book = [Position::startpos()];
+        let start = start_position(&book, &mut rng, 4).expect("a start position");
+        let bytes = game_records(&start, 300, &tt);
+        assert_eq!(bytes.len() % RECORD_BYTES, 0);
+        let records = decode_all(&bytes).expect("decodes");
+        assert!(!records.is_empty());
+        let result = records[0].result;
+        for r in &records {
+            assert_eq!(r.result, result, "one game, one result");
+            let board = r.board().expect("legal board");
+            assert_eq!(*board.checkers(), chess::EMPTY, "in check: {board}");
+        }
+    }
+
+    #[test]
+    fn partial_records_are_cut_off_on_resume() {
+        let path = std::env::temp_dir().join("sandglass-datagen-test.bin");
+        std::fs::write(&path, [0u8; RECORD_BYTES * 2 + 5]).expect("temp file");
+        assert_eq!(prepare_shard(&path), Ok(2));
+        let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        assert_eq!(len, (RECORD_BYTES * 2) as u64);
+        let _ = std::fs::remove_file(&path);
+    }
+}
