@@ -252,9 +252,15 @@ fn train_batch(
     loss
 }
 
-fn write_checkpoint(args: &TrainArgs, w: &[f32], opt: &AdamW, epoch: u64) -> Result<(), String> {
+fn write_checkpoint(
+    args: &TrainArgs,
+    w: &[f32],
+    opt: &AdamW,
+    epoch: u64,
+    best_valid: f64,
+) -> Result<(), String> {
     let ckpt = checkpoint_path(args);
-    std::fs::write(&ckpt, model::checkpoint_bytes(w, opt, epoch))
+    std::fs::write(&ckpt, model::checkpoint_bytes(w, opt, epoch, best_valid))
         .map_err(|e| format!("cannot write {}: {e}", ckpt.display()))
 }
 
@@ -297,17 +303,19 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         baseline(&train),
         baseline(&valid)
     );
-    let (mut w, mut opt, done) = if args.resume {
+    let (mut w, mut opt, done, mut best_valid) = if args.resume {
         let ckpt = checkpoint_path(args);
         let bytes =
             std::fs::read(&ckpt).map_err(|e| format!("cannot read {}: {e}", ckpt.display()))?;
-        model::from_checkpoint(&bytes, args.lr, args.weight_decay)
-            .map_err(|e| format!("{}: {e}", ckpt.display()))?
+        let c = model::from_checkpoint(&bytes, args.lr, args.weight_decay)
+            .map_err(|e| format!("{}: {e}", ckpt.display()))?;
+        (c.weights, c.opt, c.epoch, c.best_valid)
     } else {
         (
             model::init(args.seed),
             AdamW::new(PARAMS, args.lr, args.weight_decay),
             0,
+            f64::INFINITY,
         )
     };
     opt.lr = args.lr * args.lr_decay.powi(done as i32);
@@ -326,7 +334,6 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?
         .progress_chars("=> "),
     );
-    let mut best_valid = f64::INFINITY;
     for epoch in done + 1..=args.epochs {
         // Fisher–Yates with xorshift: a new order every epoch.
         for i in (1..order.len()).rev() {
@@ -349,7 +356,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         }
         if STOP.load(Ordering::SeqCst) {
             bar.finish_and_clear();
-            write_checkpoint(args, &w, &opt, epoch - 1)?;
+            write_checkpoint(args, &w, &opt, epoch - 1, best_valid)?;
             eprintln!(
                 "stopped in epoch {epoch}: wrote {}; {} holds the best epoch so far",
                 checkpoint_path(args).display(),
@@ -370,7 +377,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             best_valid = valid_loss;
             write_network(args, &w)?;
         }
-        write_checkpoint(args, &w, &opt, epoch)?;
+        write_checkpoint(args, &w, &opt, epoch, best_valid)?;
         opt.lr *= args.lr_decay;
     }
     bar.finish_and_clear();

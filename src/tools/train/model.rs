@@ -184,31 +184,39 @@ pub fn quantise(w: &[f32]) -> Network {
     net
 }
 
-/// Checkpoint: `b"SGCK"`, u32 HIDDEN, u64 epoch, u64 Adam step, then weights, m and v as
-/// f32, all little-endian.
-pub fn checkpoint_bytes(w: &[f32], opt: &AdamW, epoch: u64) -> Vec<u8> {
-    let mut out = Vec::with_capacity(24 + 12 * PARAMS);
+/// Bytes before the weights in a checkpoint.
+const CKPT_HEADER: usize = 32;
+
+/// Checkpoint: `b"SGCK"`, u32 HIDDEN, u64 epoch, u64 Adam step, f64 best validation loss
+/// so far, then weights, m and v as f32, all little-endian.
+pub fn checkpoint_bytes(w: &[f32], opt: &AdamW, epoch: u64, best_valid: f64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(CKPT_HEADER + 12 * PARAMS);
     out.extend_from_slice(b"SGCK");
     out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
     out.extend_from_slice(&epoch.to_le_bytes());
     out.extend_from_slice(&opt.t.to_le_bytes());
+    out.extend_from_slice(&best_valid.to_le_bytes());
     for x in w.iter().chain(&opt.m).chain(&opt.v) {
         out.extend_from_slice(&x.to_le_bytes());
     }
     out
 }
 
-/// Parse a checkpoint into (weights, optimiser, epochs done).
-pub fn from_checkpoint(
-    bytes: &[u8],
-    lr: f32,
-    decay: f32,
-) -> Result<(Vec<f32>, AdamW, u64), String> {
-    if bytes.len() != 24 + 12 * PARAMS || &bytes[0..4] != b"SGCK" {
+/// A checkpoint as read back.
+pub struct Checkpoint {
+    pub weights: Vec<f32>,
+    pub opt: AdamW,
+    pub epoch: u64,
+    pub best_valid: f64,
+}
+
+/// Parse a checkpoint.
+pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, String> {
+    if bytes.len() != CKPT_HEADER + 12 * PARAMS || &bytes[0..4] != b"SGCK" {
         return Err(format!(
             "not a checkpoint of this network ({} bytes, expected {})",
             bytes.len(),
-            24 + 12 * PARAMS
+            CKPT_HEADER + 12 * PARAMS
         ));
     }
     let u64_at = |at: usize| {
@@ -223,7 +231,8 @@ pub fn from_checkpoint(
         ));
     }
     let (epoch, t) = (u64_at(8), u64_at(16));
-    let floats: Vec<f32> = bytes[24..]
+    let best_valid = f64::from_bits(u64_at(24));
+    let floats: Vec<f32> = bytes[CKPT_HEADER..]
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
@@ -231,7 +240,12 @@ pub fn from_checkpoint(
     opt.t = t;
     opt.m.copy_from_slice(&floats[PARAMS..2 * PARAMS]);
     opt.v.copy_from_slice(&floats[2 * PARAMS..]);
-    Ok((floats[..PARAMS].to_vec(), opt, epoch))
+    Ok(Checkpoint {
+        weights: floats[..PARAMS].to_vec(),
+        opt,
+        epoch,
+        best_valid,
+    })
 }
 
 /// Which colour's view a White-relative record becomes for the side to move.
@@ -259,6 +273,19 @@ mod tests {
         for (x, expected) in w.iter().zip([0.99, 1.01, 0.99]) {
             assert!((x - expected).abs() < 1e-5, "{x}");
         }
+    }
+
+    #[test]
+    fn checkpoint_round_trip() {
+        let w = init(1);
+        let mut opt = AdamW::new(PARAMS, 0.001, 0.0);
+        opt.step(&mut w.clone(), &w);
+        let bytes = checkpoint_bytes(&w, &opt, 3, 0.0215);
+        let back = from_checkpoint(&bytes, 0.001, 0.0).expect("parses");
+        assert_eq!((back.epoch, back.opt.t, back.best_valid), (3, 1, 0.0215));
+        assert_eq!(back.weights, w);
+        assert_eq!(back.opt.v, opt.v);
+        assert!(from_checkpoint(&bytes[1..], 0.001, 0.0).is_err());
     }
 
     #[test]
