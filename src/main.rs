@@ -24,6 +24,10 @@ enum Tool {
     Tune(tools::tune::TuneArgs),
     /// Play Sandglass against itself at fixed nodes per move and write the games as PGN.
     Selfplay(tools::selfplay::SelfplayArgs),
+    /// Self-play at fixed nodes, writing quiet positions with score and result for training.
+    Datagen(tools::datagen::DatagenArgs),
+    /// Train the network on datagen shards and write it as a .nnue file.
+    Train(tools::train::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +43,8 @@ fn main() -> ExitCode {
         Some(Tool::Epd(args)) => tools::epd::run(&args),
         Some(Tool::Tune(args)) => tools::tune::run(&args).map(|()| true),
         Some(Tool::Selfplay(args)) => tools::selfplay::run(&args),
+        Some(Tool::Datagen(args)) => tools::datagen::run(&args),
+        Some(Tool::Train(args)) => tools::train::run(&args).map(|()| true),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

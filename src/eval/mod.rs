@@ -30,6 +30,7 @@
 //! scores chosen by the search (above 20000) cannot collide with it.
 
 pub mod layout;
+pub mod nnue;
 #[rustfmt::skip]
 pub mod params;
 pub mod mgeg;

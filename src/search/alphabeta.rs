@@ -4,17 +4,20 @@
 //! conditions under which it is known to be safe (not in check, not near mate scores, not at
 //! PV nodes where the exact score matters).
 
+mod nnue_stack;
+
 use super::features::Features;
 use super::ordering::{
     is_noisy, piece_to, Continuations, Heuristics, MovePicker, PieceTo, MAX_PLY,
 };
 use super::see;
 use super::stopper::Stopper;
-use crate::eval::evaluate;
+use crate::eval::nnue;
 use crate::position::{gives_check, Position};
 use crate::score::{is_mate, DRAW, INFINITY, MATE, MATE_BOUND};
 use crate::tt::{Bound, Entry, TranspositionTable};
 use chess::{ChessMove, Piece};
+use nnue_stack::NnueStack;
 use once_cell::sync::Lazy;
 
 /// Late-move reduction in plies, by depth and move number: ln(d)·ln(m)/2.25 + 0.75, the shape
@@ -72,6 +75,8 @@ pub struct Searcher<'a> {
     /// Nodes searched below each root move in this search, all iterations together: the
     /// time manager's best-move node share (`time::adjust`).
     root_nodes: Vec<(ChessMove, u64)>,
+    /// The network and its accumulators by ply, when the network evaluates.
+    nnue: Option<NnueStack>,
 }
 
 /// One child search for [`Searcher::search_child`]: the parent's ply and window, the depth
@@ -108,8 +113,10 @@ impl<'a> Searcher<'a> {
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             mate_search: false,
             feat: Features::current(),
+            nnue: None,
             root_nodes: Vec::new(),
         }
+        .with_network(nnue::select::active())
     }
 
     /// Nodes searched below root move `m` so far in this search.
@@ -143,6 +150,9 @@ impl<'a> Searcher<'a> {
 
     fn make(&mut self, ply: usize, m: ChessMove) {
         self.piece_tos[ply + 1] = Some(piece_to(self.pos.board(), m));
+        if let Some(n) = &mut self.nnue {
+            n.make(ply, self.pos.board(), m);
+        }
         self.pos.make_move(m);
         self.moves[ply + 1] = Some(m);
         self.null_at[ply + 1] = false;
@@ -266,7 +276,7 @@ impl<'a> Searcher<'a> {
             return alpha;
         }
         if ply >= MAX_PLY {
-            return evaluate(self.pos.board());
+            return self.evaluate(ply);
         }
 
         let key = self.pos.key();
@@ -303,7 +313,7 @@ impl<'a> Searcher<'a> {
                 _ => e,
             }
         } else {
-            evaluate(self.pos.board())
+            self.evaluate(ply)
         };
         let static_eval = if in_check {
             -INFINITY
@@ -331,6 +341,9 @@ impl<'a> Searcher<'a> {
                 self.moves[ply + 1] = None;
                 self.piece_tos[ply + 1] = None;
                 self.null_at[ply + 1] = true;
+                if let Some(n) = &mut self.nnue {
+                    n.make_null(ply);
+                }
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
                 self.pos.unmake();
@@ -571,11 +584,7 @@ impl<'a> Searcher<'a> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY || qdepth >= QS_MAX_DEPTH {
-            return if in_check {
-                DRAW
-            } else {
-                evaluate(self.pos.board())
-            };
+            return if in_check { DRAW } else { self.evaluate(ply) };
         }
         let key = self.pos.key();
         let hit = self.tt.probe(key, ply);
@@ -592,7 +601,7 @@ impl<'a> Searcher<'a> {
         let stand_pat = if in_check {
             -MATE + ply as i32
         } else {
-            hit.map_or_else(|| evaluate(self.pos.board()), |h| h.eval)
+            hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
         };
         if stand_pat >= beta {
             return stand_pat;

@@ -275,7 +275,7 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
     a
 }
 
-fn read_book(path: &Path) -> Result<Vec<Position>, String> {
+pub fn read_book(path: &Path) -> Result<Vec<Position>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut book = Vec::new();

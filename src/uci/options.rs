@@ -4,6 +4,7 @@
 //! A time strategy's own parameters (e.g. `Classic Increment %`) are declared by the
 //! strategy's file (`time::strategies`) and appended to the table.
 
+use crate::eval::nnue::select::{self, EvalKind};
 use crate::time::{
     adjust::Adjustments, soft::NEXT_DEPTH_FACTOR, strategies::Param, Settings, SoftRule,
     DEFAULT_MOVE_OVERHEAD_MS,
@@ -77,6 +78,11 @@ enum Kind {
     },
     Button {
         effect: Effect,
+    },
+    /// A free text (UCI `string`), e.g. a file name.
+    Text {
+        default: &'static str,
+        set: fn(&mut Options, &str) -> Result<(), String>,
     },
     /// A spin that sets a time strategy's parameter.
     StrategyParam(Param),
@@ -161,6 +167,28 @@ fn specs() -> Vec<Spec> {
             },
         },
         check("TimeLog", false, |o, v| o.time_log = v),
+        Spec {
+            name: "Eval",
+            kind: Kind::Combo {
+                default: "classical",
+                vars: vec!["classical", "nnue"],
+                set: |_, v| {
+                    let kind = if v.eq_ignore_ascii_case("nnue") {
+                        EvalKind::Nnue
+                    } else {
+                        EvalKind::Classical
+                    };
+                    select::set_kind(kind)
+                },
+            },
+        },
+        Spec {
+            name: "EvalFile",
+            kind: Kind::Text {
+                default: "<embedded>",
+                set: |_, v| select::load_file(v),
+            },
+        },
         spin("Slow Mover", 100, (10, 1_000), |o, v| {
             o.time.slow_mover = v as f64 / 100.0;
             Effect::None
@@ -231,6 +259,9 @@ pub fn declarations() -> Vec<String> {
                 format!("option name {} type combo default {default}{vars}", s.name)
             }
             Kind::Button { .. } => format!("option name {} type button", s.name),
+            Kind::Text { default, .. } => {
+                format!("option name {} type string default {default}", s.name)
+            }
         })
         .collect()
 }
@@ -270,15 +301,21 @@ impl Options {
                 Ok(Effect::None)
             }
             Kind::Combo { vars, set, .. } => {
-                // The setter changes nothing when it refuses the value.
-                set(self, raw).map_err(|_| {
-                    format!(
+                if !vars.iter().any(|v| v.eq_ignore_ascii_case(raw)) {
+                    return Err(format!(
                         "option '{}' must be one of {}, got '{}'",
                         spec.name,
                         vars.join(", "),
                         shorten(raw)
-                    )
-                })?;
+                    ));
+                }
+                // A value from the list; the setter may still have something to say (Eval
+                // nnue with no network loaded yet is kept, and reported).
+                set(self, raw).map_err(|e| format!("option '{}': {e}", spec.name))?;
+                Ok(Effect::None)
+            }
+            Kind::Text { set, .. } => {
+                set(self, raw).map_err(|e| format!("option '{}': {e}", spec.name))?;
                 Ok(Effect::None)
             }
         }
@@ -370,6 +407,15 @@ mod tests {
             let mut o = Options::default();
             assert!(o.set(name, default.as_deref()).is_ok(), "{line}");
         }
+    }
+
+    #[test]
+    fn eval_file_errors_say_why() {
+        let mut o = Options::default();
+        let e = o.set("EvalFile", Some("/no/such/net.nnue")).unwrap_err();
+        assert!(e.contains("EvalFile") && e.contains("cannot read"), "{e}");
+        assert!(o.set("Eval", Some("tables")).is_err());
+        assert!(o.set("Eval", Some("classical")).is_ok());
     }
 
     #[test]

@@ -1,0 +1,137 @@
+//! The feature transformer's sums for both perspectives, and the change a move makes to them.
+
+use super::{feature, Network, HIDDEN};
+use chess::{Board, ChessMove, Color, File, Piece, Square};
+
+/// `values[0]` is White's perspective, `values[1]` Black's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    pub values: [[i16; HIDDEN]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            values: [[0; HIDDEN]; 2],
+        }
+    }
+}
+
+/// The pieces a move takes off and puts on the board: at most two of each (castling moves
+/// king and rook; a capture-promotion removes the pawn and the victim and adds one piece).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Delta {
+    pub removed: [Option<(Color, Piece, Square)>; 2],
+    pub added: [Option<(Color, Piece, Square)>; 2],
+}
+
+impl Delta {
+    /// The change a legal move makes, computed before the move is made.
+    pub fn of(board: &Board, m: ChessMove) -> Delta {
+        let us = board.side_to_move();
+        let (from, to) = (m.get_source(), m.get_dest());
+        let mut delta = Delta::default();
+        let Some(mover) = board.piece_on(from) else {
+            return delta;
+        };
+        delta.removed[0] = Some((us, mover, from));
+        delta.added[0] = Some((us, m.get_promotion().unwrap_or(mover), to));
+        if let Some(victim) = board.piece_on(to) {
+            delta.removed[1] = Some((!us, victim, to));
+        } else if mover == Piece::Pawn && from.get_file() != to.get_file() {
+            let square = Square::make_square(from.get_rank(), to.get_file());
+            delta.removed[1] = Some((!us, Piece::Pawn, square));
+        } else if mover == Piece::King
+            && from
+                .get_file()
+                .to_index()
+                .abs_diff(to.get_file().to_index())
+                == 2
+        {
+            let (rook_from, rook_to) = if to.get_file() > from.get_file() {
+                (File::H, File::F)
+            } else {
+                (File::A, File::D)
+            };
+            let rank = from.get_rank();
+            delta.removed[1] = Some((us, Piece::Rook, Square::make_square(rank, rook_from)));
+            delta.added[1] = Some((us, Piece::Rook, Square::make_square(rank, rook_to)));
+        }
+        delta
+    }
+}
+
+impl Accumulator {
+    /// Add one piece's weights to both perspectives.
+    pub fn add(&mut self, net: &Network, colour: Color, piece: Piece, square: Square) {
+        for (p, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
+            let row = &net.ft_weights[feature(perspective, colour, piece, square)];
+            for (v, w) in self.values[p].iter_mut().zip(row) {
+                *v = v.wrapping_add(*w);
+            }
+        }
+    }
+
+    /// This accumulator is `parent` after the move described by `delta`: one pass that copies
+    /// and updates together.
+    pub fn apply(&mut self, parent: &Accumulator, net: &Network, delta: &Delta) {
+        for (p, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
+            let rows = |list: &[Option<(Color, Piece, Square)>; 2]| {
+                list.map(|e| e.map(|(c, pc, sq)| &net.ft_weights[feature(perspective, c, pc, sq)]))
+            };
+            let (added, removed) = (rows(&delta.added), rows(&delta.removed));
+            let out = &mut self.values[p];
+            *out = parent.values[p];
+            for row in added.into_iter().flatten() {
+                for (v, w) in out.iter_mut().zip(row) {
+                    *v = v.wrapping_add(*w);
+                }
+            }
+            for row in removed.into_iter().flatten() {
+                for (v, w) in out.iter_mut().zip(row) {
+                    *v = v.wrapping_sub(*w);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::random_network;
+    use super::*;
+    use chess::MoveGen;
+    use std::str::FromStr;
+
+    /// Incremental updates must equal a refresh after every legal move, two plies deep, on
+    /// positions with castling, en passant and promotions.
+    #[test]
+    fn incremental_update_matches_refresh() {
+        let net = random_network(11);
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ];
+        for fen in fens {
+            let board = Board::from_str(fen).expect("test FEN");
+            let root = net.refresh(&board);
+            for m in MoveGen::new_legal(&board) {
+                let after = board.make_move_new(m);
+                let mut acc = Accumulator::default();
+                acc.apply(&root, &net, &Delta::of(&board, m));
+                assert_eq!(acc, net.refresh(&after), "{fen} {m}");
+                for m2 in MoveGen::new_legal(&after) {
+                    let mut acc2 = Accumulator::default();
+                    acc2.apply(&acc, &net, &Delta::of(&after, m2));
+                    assert_eq!(
+                        acc2,
+                        net.refresh(&after.make_move_new(m2)),
+                        "{fen} {m} {m2}"
+                    );
+                }
+            }
+        }
+    }
+}

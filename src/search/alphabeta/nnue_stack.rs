@@ -1,0 +1,55 @@
+//! The network's accumulators beside the position stack: one per search ply, each computed
+//! from its parent's when a move is made, so unmaking a move costs nothing.
+
+use super::Searcher;
+use crate::eval::evaluate;
+use crate::eval::nnue::{Accumulator, Delta, Network, EVAL_LIMIT_NNUE};
+use crate::search::ordering::MAX_PLY;
+use chess::{Board, ChessMove};
+use std::sync::Arc;
+
+pub struct NnueStack {
+    net: Arc<Network>,
+    accs: Vec<Accumulator>,
+}
+
+impl NnueStack {
+    fn new(net: Arc<Network>, root: &Board) -> NnueStack {
+        let mut accs = vec![Accumulator::default(); MAX_PLY + 2];
+        accs[0] = net.refresh(root);
+        NnueStack { net, accs }
+    }
+
+    /// The accumulator of ply + 1 after `m` is made on `board` (the board at `ply`).
+    #[inline]
+    pub fn make(&mut self, ply: usize, board: &Board, m: ChessMove) {
+        let delta = Delta::of(board, m);
+        let (done, next) = self.accs.split_at_mut(ply + 1);
+        next[0].apply(&done[ply], &self.net, &delta);
+    }
+
+    pub fn make_null(&mut self, ply: usize) {
+        self.accs[ply + 1] = self.accs[ply];
+    }
+}
+
+impl Searcher<'_> {
+    /// Use the network for this searcher's evaluations (None keeps the hand-written one).
+    pub(super) fn with_network(mut self, net: Option<Arc<Network>>) -> Self {
+        self.nnue = net.map(|n| NnueStack::new(n, self.pos.board()));
+        self
+    }
+
+    /// Static evaluation of the position at `ply`, for the side to move.
+    #[inline]
+    pub(super) fn evaluate(&self, ply: usize) -> i32 {
+        let board = self.pos.board();
+        match &self.nnue {
+            Some(n) => n
+                .net
+                .evaluate(&n.accs[ply], board.side_to_move())
+                .clamp(-EVAL_LIMIT_NNUE, EVAL_LIMIT_NNUE),
+            None => evaluate(board),
+        }
+    }
+}

@@ -1,0 +1,292 @@
+//! `sandglass datagen`: self-play games whose quiet positions become training data for the
+//! network (format in `packed.rs`).
+//!
+//! Each game starts from a book line followed by a few random plies, so that games differ
+//! even between runs with the same book, and is played by `selfplay::play_game` (fixed nodes
+//! per move, the same adjudication). Every position where the side to move was not in check,
+//! the move played was not a capture or promotion, and the score was not a mate is kept with
+//! the search score and the game's result.
+//!
+//! Thread t appends to `shard-t.bin` in the output folder. A rerun counts what the shards
+//! already hold and continues up to `--positions`; Ctrl-C stops after the games in progress
+//! are dropped, so a shard only ever holds whole games.
+
+use super::packed::{Packed, RECORD_BYTES};
+use super::selfplay::{self, GameResult};
+use crate::position::{san_to_move, Position};
+use crate::score::is_mate;
+use crate::search::ordering::is_noisy;
+use crate::tt::TranspositionTable;
+use chess::{Color, MoveGen};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Arguments of `sandglass datagen`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct DatagenArgs {
+    /// Folder of the shard files (created if missing).
+    #[arg(long, default_value = "data")]
+    pub out: PathBuf,
+    /// Stop once the shards hold this many positions in all.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub positions: u64,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5_000)]
+    pub nodes: u64,
+    /// Openings, one FEN (or EPD) per line.
+    #[arg(long)]
+    pub book: PathBuf,
+    /// Random plies played after the book line: between 0 and this many.
+    #[arg(long, default_value_t = 6)]
+    pub random_plies: u32,
+    /// Games played at once, one shard each.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Transposition table per thread, in MB.
+    #[arg(long, default_value_t = 8)]
+    pub hash: usize,
+}
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// SplitMix64: a small, fast generator; quality is ample for picking openings and plies.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// Records in a shard, cutting off a partial record left by an interrupted write.
+fn prepare_shard(path: &Path) -> Result<u64, String> {
+    let len = match std::fs::metadata(path) {
+        Ok(m) => m.len(),
+        Err(_) => return Ok(0),
+    };
+    let whole = len / RECORD_BYTES as u64;
+    if len % RECORD_BYTES as u64 != 0 {
+        let file = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        file.set_len(whole * RECORD_BYTES as u64)
+            .map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
+    }
+    Ok(whole)
+}
+
+/// A start position: a book line and up to `max_random` random legal plies (None if the game
+/// ended during them).
+fn start_position(book: &[Position], rng: &mut Rng, max_random: u32) -> Option<Position> {
+    let mut pos = book[rng.below(book.len() as u64) as usize].clone();
+    let plies = rng.below(u64::from(max_random) + 1);
+    for _ in 0..plies {
+        let moves: Vec<_> = MoveGen::new_legal(pos.board()).collect();
+        if moves.is_empty() {
+            return None;
+        }
+        pos.make_move(moves[rng.below(moves.len() as u64) as usize]);
+    }
+    pos.trim_record();
+    (pos.legal_moves().len() > 0).then_some(pos)
+}
+
+/// Play one game and return its kept positions as records.
+fn game_records(start: &Position, nodes: u64, tt: &TranspositionTable) -> Vec<u8> {
+    let game = selfplay::play_game(start, nodes, tt);
+    let result = match game.result {
+        GameResult::WhiteWins => 2,
+        GameResult::Draw => 1,
+        GameResult::BlackWins => 0,
+    };
+    let mut pos = start.clone();
+    let mut out = Vec::new();
+    for (san, &(score, _depth)) in game.moves.iter().zip(&game.scores) {
+        let Some(m) = san_to_move(pos.board(), san) else {
+            break;
+        };
+        let keep = !pos.in_check() && !is_noisy(pos.board(), m) && !is_mate(score);
+        if keep {
+            let white = if pos.side_to_move() == Color::White {
+                score
+            } else {
+                -score
+            };
+            let white = white.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+            let fullmove = u16::try_from(pos.fullmove_number()).unwrap_or(u16::MAX);
+            out.extend_from_slice(&Packed::new(pos.board(), white, result, fullmove).to_bytes());
+        }
+        pos.make_move(m);
+    }
+    out
+}
+
+/// Progress as a plain line every half minute when stderr is not a terminal (the bar hides
+/// itself there), for runs under nohup.
+fn log_line(now: u64, existing: u64, target: u64, started: Instant, last: &Mutex<Instant>) {
+    let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
+    if last.elapsed().as_secs() < 30 {
+        return;
+    }
+    *last = Instant::now();
+    let secs = started.elapsed().as_secs_f64().max(1e-3);
+    let rate = (now - existing) as f64 / secs;
+    let eta = target.saturating_sub(now) as f64 / rate.max(1e-9);
+    eprintln!(
+        "{now}/{target} positions, {rate:.1}/s, ETA {:.0} min",
+        eta / 60.0
+    );
+}
+
+pub fn run(args: &DatagenArgs) -> Result<bool, String> {
+    let book = selfplay::read_book(&args.book)?;
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let threads = args.threads.clamp(1, 256);
+    let hash = args.hash.clamp(1, 1 << 16);
+    let shards: Vec<PathBuf> = (0..threads)
+        .map(|t| args.out.join(format!("shard-{t}.bin")))
+        .collect();
+    // Shards of an earlier run with more threads count too.
+    let mut existing = 0;
+    for entry in std::fs::read_dir(&args.out)
+        .map_err(|e| format!("cannot read {}: {e}", args.out.display()))?
+        .flatten()
+    {
+        let path = entry.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name.starts_with("shard-") && name.ends_with(".bin") {
+            existing += prepare_shard(&path)?;
+        }
+    }
+    if existing >= args.positions {
+        eprintln!(
+            "{} already holds {existing} positions (target {})",
+            args.out.display(),
+            args.positions
+        );
+        return Ok(true);
+    }
+    if let Err(e) = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst)) {
+        eprintln!("warning: Ctrl-C will not stop cleanly: {e}");
+    }
+    let total = AtomicU64::new(existing);
+    let bar = ProgressBar::new(args.positions);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} positions, {per_sec}, ETA {eta} {msg}",
+        )
+        .map_err(|e| e.to_string())?
+        .progress_chars("=> "),
+    );
+    bar.set_position(existing);
+    bar.reset_eta();
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let started = Instant::now();
+    let last_log = &Mutex::new(started);
+    std::thread::scope(|scope| {
+        for (t, shard) in shards.iter().enumerate() {
+            let (book, total, bar, failure) = (&book, &total, &bar, &failure);
+            scope.spawn(move || {
+                let fail = |e: String| {
+                    *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                    STOP.store(true, Ordering::SeqCst);
+                };
+                let had = std::fs::metadata(shard).map_or(0, |m| m.len());
+                let mut file = match OpenOptions::new().create(true).append(true).open(shard) {
+                    Ok(f) => f,
+                    Err(e) => return fail(format!("cannot open {}: {e}", shard.display())),
+                };
+                // A rerun plays new games: the stream depends on what the shard holds.
+                let mut rng = Rng(args.seed ^ ((t as u64) << 40) ^ had.rotate_left(17));
+                let tt = TranspositionTable::new(hash);
+                while !STOP.load(Ordering::SeqCst) && total.load(Ordering::SeqCst) < args.positions
+                {
+                    let Some(start) = start_position(book, &mut rng, args.random_plies) else {
+                        continue;
+                    };
+                    let records = game_records(&start, args.nodes, &tt);
+                    if STOP.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    if let Err(e) = file.write_all(&records).and_then(|()| file.flush()) {
+                        return fail(format!("cannot write {}: {e}", shard.display()));
+                    }
+                    let n = (records.len() / RECORD_BYTES) as u64;
+                    let now = total.fetch_add(n, Ordering::SeqCst) + n;
+                    bar.inc(n);
+                    if bar.is_hidden() {
+                        log_line(now, existing, args.positions, started, last_log);
+                    }
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    let done = total.load(Ordering::SeqCst);
+    eprintln!(
+        "{} positions in {} ({} new){}",
+        done,
+        args.out.display(),
+        done - existing,
+        if STOP.load(Ordering::SeqCst) {
+            ", stopped by Ctrl-C"
+        } else {
+            ""
+        }
+    );
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::packed::decode_all;
+
+    #[test]
+    fn a_game_gives_quiet_positions_with_its_result() {
+        let tt = TranspositionTable::new(1);
+        let mut rng = Rng(5);
+        let book = [Position::startpos()];
+        let start = start_position(&book, &mut rng, 4).expect("a start position");
+        let bytes = game_records(&start, 300, &tt);
+        assert_eq!(bytes.len() % RECORD_BYTES, 0);
+        let records = decode_all(&bytes).expect("decodes");
+        assert!(!records.is_empty());
+        let result = records[0].result;
+        for r in &records {
+            assert_eq!(r.result, result, "one game, one result");
+            let board = r.board().expect("legal board");
+            assert_eq!(*board.checkers(), chess::EMPTY, "in check: {board}");
+        }
+    }
+
+    #[test]
+    fn partial_records_are_cut_off_on_resume() {
+        let path = std::env::temp_dir().join("sandglass-datagen-test.bin");
+        std::fs::write(&path, [0u8; RECORD_BYTES * 2 + 5]).expect("temp file");
+        assert_eq!(prepare_shard(&path), Ok(2));
+        let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        assert_eq!(len, (RECORD_BYTES * 2) as u64);
+        let _ = std::fs::remove_file(&path);
+    }
+}

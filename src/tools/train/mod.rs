@@ -1,0 +1,386 @@
+//! `sandglass train`: fit the network (`eval::nnue`) to positions from `sandglass datagen`.
+//!
+//! Each position's target blends the game result with the search score, as `tune --lambda`
+//! does: `target = λ·result + (1 − λ)·σ(K, score)`, both from the side to move's view, with
+//! σ the Texel sigmoid `1 / (1 + 10^(−K·cp/400))` and K fitted first to the engine's own
+//! scores (the K that best predicts the results from the scores, as `tune` fits it). The
+//! loss is the mean squared error between σ(K, network) and the target, minimised by AdamW
+//! on shuffled mini-batches, each batch split between threads.
+//!
+//! The last `--valid` fraction of every shard (whole games, in the order they were played)
+//! is held out, so the validation loss is measured on games the network never saw.
+//! After every epoch a checkpoint (`<out>.ckpt`: weights and optimiser state) is written,
+//! and the quantised network (`<out>`) whenever the validation loss is the best of the run
+//! (small data sets overfit within a few epochs); `--resume` continues from the checkpoint,
+//! and Ctrl-C stops after the current batch, writing the checkpoint. The hand-written
+//! evaluation's loss on the same targets is printed first, as the mark to beat.
+
+pub mod model;
+
+use super::packed::{decode_all, Packed};
+use indicatif::{ProgressBar, ProgressStyle};
+use model::{backward, features_mirrored, forward, sigmoid, stm_sign, AdamW, PARAMS};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Arguments of `sandglass train`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Shard files or folders of shards (`*.bin`) written by datagen.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// The network file to write (the checkpoint goes beside it, `.ckpt` appended).
+    #[arg(long, default_value = "sandglass.nnue")]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 20)]
+    pub epochs: u64,
+    #[arg(long, default_value_t = 4096)]
+    pub batch: usize,
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Multiply the learning rate by this after every epoch.
+    #[arg(long, default_value_t = 0.92)]
+    pub lr_decay: f32,
+    /// AdamW weight decay.
+    #[arg(long, default_value_t = 0.0001)]
+    pub weight_decay: f32,
+    /// Weight of the game result in the target (the rest is the search score).
+    #[arg(long, default_value_t = 0.3)]
+    pub lambda: f32,
+    /// Fraction held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    pub valid: f64,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Also train on every position's left-right mirror image (doubles small data sets).
+    #[arg(long)]
+    pub mirror: bool,
+    /// Continue from `<out>.ckpt`.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// One training position, ready for the passes.
+struct Sample {
+    us: [u16; 32],
+    them: [u16; 32],
+    n: u8,
+    /// Side to move's view.
+    score: f32,
+    result: f32,
+    /// The hand-written evaluation (side to move's view), for a baseline loss.
+    classical: f32,
+}
+
+impl Sample {
+    fn new(p: &Packed, mirror: bool) -> Sample {
+        let (us, them, n) = features_mirrored(p, mirror);
+        let sign = stm_sign(p);
+        let white_result = p.white_result();
+        Sample {
+            us,
+            them,
+            n: n as u8,
+            score: f32::from(p.score) * sign,
+            result: if sign > 0.0 {
+                white_result
+            } else {
+                1.0 - white_result
+            },
+            classical: p.board().map_or(0.0, |b| crate::eval::evaluate(&b) as f32),
+        }
+    }
+}
+
+fn shard_paths(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut paths = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(input)
+                .map_err(|e| format!("cannot read {}: {e}", input.display()))?
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "bin"))
+                .collect();
+            found.sort();
+            paths.extend(found);
+        } else {
+            paths.push(input.clone());
+        }
+    }
+    if paths.is_empty() {
+        return Err("no shard files found".to_string());
+    }
+    Ok(paths)
+}
+
+/// The training and validation samples: the tail of every shard is held out.
+fn load(args: &TrainArgs) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    for path in shard_paths(&args.data)? {
+        let bytes =
+            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let records = decode_all(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let held = (records.len() as f64 * args.valid.clamp(0.0, 0.9)).round() as usize;
+        let split = records.len() - held;
+        train.extend(records[..split].iter().map(|r| Sample::new(r, false)));
+        if args.mirror {
+            train.extend(records[..split].iter().map(|r| Sample::new(r, true)));
+        }
+        valid.extend(records[split..].iter().map(|r| Sample::new(r, false)));
+    }
+    if train.is_empty() {
+        return Err("no training positions".to_string());
+    }
+    Ok((train, valid))
+}
+
+/// The K for which σ(K, score) best predicts the results (mean squared error): a coarse
+/// scan, then ever finer ones, as `tune` fits its K.
+fn fit_k(samples: &[Sample]) -> f32 {
+    let error = |k: f32| -> f64 {
+        samples
+            .iter()
+            .map(|s| f64::from((sigmoid(k, s.score) - s.result).powi(2)))
+            .sum()
+    };
+    let (mut best, mut step) = (1.0f32, 0.1f32);
+    for _ in 0..4 {
+        let centre = best;
+        for i in -10..=10 {
+            let k = centre + i as f32 * step;
+            if k > 0.0 && error(k) < error(best) {
+                best = k;
+            }
+        }
+        step /= 10.0;
+    }
+    best
+}
+
+struct Targets {
+    k: f32,
+    lambda: f32,
+}
+
+impl Targets {
+    fn of(&self, s: &Sample) -> f32 {
+        self.lambda * s.result + (1.0 - self.lambda) * sigmoid(self.k, s.score)
+    }
+}
+
+/// Sum of squared errors over `batch`, adding the gradient into `grad` when given.
+fn pass(w: &[f32], batch: &[&Sample], t: &Targets, mut grad: Option<&mut [f32]>) -> f64 {
+    let mut loss = 0.0;
+    let ln10 = std::f32::consts::LN_10;
+    for s in batch {
+        let (us, them) = (&s.us[..usize::from(s.n)], &s.them[..usize::from(s.n)]);
+        let fwd = forward(w, us, them);
+        let p = sigmoid(t.k, fwd.cp);
+        let target = t.of(s);
+        loss += f64::from((p - target).powi(2));
+        if let Some(g) = grad.as_deref_mut() {
+            // d/dcp (p − t)² with dp/dcp = p(1 − p)·ln10·K/400.
+            let d_cp = 2.0 * (p - target) * p * (1.0 - p) * ln10 * t.k / 400.0;
+            backward(w, &fwd, us, them, d_cp, g);
+        }
+    }
+    loss
+}
+
+/// Mean loss of a data set, split between threads.
+fn mean_loss(w: &[f32], data: &[Sample], t: &Targets, threads: usize) -> f64 {
+    if data.is_empty() {
+        return f64::NAN;
+    }
+    let refs: Vec<&Sample> = data.iter().collect();
+    let chunk = refs.len().div_ceil(threads);
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = refs
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || pass(w, part, t, None)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(f64::NAN))
+            .sum()
+    });
+    total / data.len() as f64
+}
+
+/// One batch: gradients from each thread's share, summed, averaged, then one AdamW step.
+fn train_batch(
+    w: &mut [f32],
+    opt: &mut AdamW,
+    batch: &[&Sample],
+    t: &Targets,
+    grads: &mut [Vec<f32>],
+) -> f64 {
+    let chunk = batch.len().div_ceil(grads.len());
+    let w_ref: &[f32] = w;
+    let loss: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = batch
+            .chunks(chunk)
+            .zip(grads.iter_mut())
+            .map(|(part, g)| {
+                scope.spawn(move || {
+                    g.fill(0.0);
+                    pass(w_ref, part, t, Some(g))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(f64::NAN))
+            .sum()
+    });
+    let (first, rest) = grads.split_at_mut(1);
+    let scale = 1.0 / batch.len() as f32;
+    for (i, g) in first[0].iter_mut().enumerate() {
+        let mut sum = *g;
+        for other in rest.iter().take(batch.len().div_ceil(chunk) - 1) {
+            sum += other[i];
+        }
+        *g = sum * scale;
+    }
+    opt.step(w, &first[0]);
+    loss
+}
+
+fn write_checkpoint(
+    args: &TrainArgs,
+    w: &[f32],
+    opt: &AdamW,
+    epoch: u64,
+    best_valid: f64,
+) -> Result<(), String> {
+    let ckpt = checkpoint_path(args);
+    std::fs::write(&ckpt, model::checkpoint_bytes(w, opt, epoch, best_valid))
+        .map_err(|e| format!("cannot write {}: {e}", ckpt.display()))
+}
+
+fn write_network(args: &TrainArgs, w: &[f32]) -> Result<(), String> {
+    std::fs::write(&args.out, model::quantise(w).to_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))
+}
+
+fn checkpoint_path(args: &TrainArgs) -> PathBuf {
+    let mut name = args.out.clone().into_os_string();
+    name.push(".ckpt");
+    PathBuf::from(name)
+}
+
+pub fn run(args: &TrainArgs) -> Result<(), String> {
+    let threads = args.threads.clamp(1, 64);
+    let batch_size = args.batch.clamp(1, 1 << 20);
+    let started = Instant::now();
+    let (train, valid) = load(args)?;
+    let k = fit_k(&train);
+    let targets = Targets {
+        k,
+        lambda: args.lambda.clamp(0.0, 1.0),
+    };
+    eprintln!(
+        "{} training and {} validation positions, K = {k:.3}, lambda = {}, {} threads",
+        train.len(),
+        valid.len(),
+        targets.lambda,
+        threads
+    );
+    let baseline = |data: &[Sample]| {
+        data.iter()
+            .map(|s| f64::from((sigmoid(k, s.classical) - targets.of(s)).powi(2)))
+            .sum::<f64>()
+            / data.len().max(1) as f64
+    };
+    println!(
+        "hand-written evaluation: train loss {:.6}, valid loss {:.6}",
+        baseline(&train),
+        baseline(&valid)
+    );
+    let (mut w, mut opt, done, mut best_valid) = if args.resume {
+        let ckpt = checkpoint_path(args);
+        let bytes =
+            std::fs::read(&ckpt).map_err(|e| format!("cannot read {}: {e}", ckpt.display()))?;
+        let c = model::from_checkpoint(&bytes, args.lr, args.weight_decay)
+            .map_err(|e| format!("{}: {e}", ckpt.display()))?;
+        (c.weights, c.opt, c.epoch, c.best_valid)
+    } else {
+        (
+            model::init(args.seed),
+            AdamW::new(PARAMS, args.lr, args.weight_decay),
+            0,
+            f64::INFINITY,
+        )
+    };
+    opt.lr = args.lr * args.lr_decay.powi(done as i32);
+    if let Err(e) = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst)) {
+        eprintln!("warning: Ctrl-C will not stop cleanly: {e}");
+    }
+    let mut grads = vec![vec![0.0f32; PARAMS]; threads];
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut rng = args.seed ^ 0x9E37_79B9_7F4A_7C15 ^ done;
+    let batches = train.len().div_ceil(batch_size) as u64;
+    let bar = ProgressBar::new(batches * args.epochs.saturating_sub(done));
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} batches, {per_sec}, ETA {eta} {msg}",
+        )
+        .map_err(|e| e.to_string())?
+        .progress_chars("=> "),
+    );
+    for epoch in done + 1..=args.epochs {
+        // Fisher–Yates with xorshift: a new order every epoch.
+        for i in (1..order.len()).rev() {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            order.swap(i, (rng % (i as u64 + 1)) as usize);
+        }
+        let mut loss = 0.0;
+        let mut seen = 0usize;
+        for ids in order.chunks(batch_size) {
+            if STOP.load(Ordering::SeqCst) {
+                break;
+            }
+            let batch: Vec<&Sample> = ids.iter().map(|&i| &train[i]).collect();
+            loss += train_batch(&mut w, &mut opt, &batch, &targets, &mut grads);
+            seen += batch.len();
+            bar.inc(1);
+            bar.set_message(format!("epoch {epoch} loss {:.6}", loss / seen as f64));
+        }
+        if STOP.load(Ordering::SeqCst) {
+            bar.finish_and_clear();
+            write_checkpoint(args, &w, &opt, epoch - 1, best_valid)?;
+            eprintln!(
+                "stopped in epoch {epoch}: wrote {}; {} holds the best epoch so far",
+                checkpoint_path(args).display(),
+                args.out.display()
+            );
+            return Ok(());
+        }
+        let valid_loss = mean_loss(&w, &valid, &targets, threads);
+        bar.suspend(|| {
+            println!(
+                "epoch {epoch}: train loss {:.6}, valid loss {valid_loss:.6}, lr {:.2e}, {:.0} s",
+                loss / seen.max(1) as f64,
+                opt.lr,
+                started.elapsed().as_secs_f64()
+            );
+        });
+        if valid_loss < best_valid || valid.is_empty() {
+            best_valid = valid_loss;
+            write_network(args, &w)?;
+        }
+        write_checkpoint(args, &w, &opt, epoch, best_valid)?;
+        opt.lr *= args.lr_decay;
+    }
+    bar.finish_and_clear();
+    eprintln!("wrote {}", args.out.display());
+    Ok(())
+}

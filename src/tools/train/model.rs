@@ -1,0 +1,348 @@
+//! The network in floating point for training: forward and backward passes for one
+//! position, AdamW, quantisation to the engine's format and checkpoints.
+
+use crate::eval::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB, SCALE};
+use crate::tools::packed::Packed;
+use chess::Color;
+
+/// Weights in one flat vector so that gradients, Adam moments and checkpoints share a
+/// layout: feature weights (input-major), feature biases, output weights (side to move
+/// first), output bias.
+pub const FT_W: usize = 0;
+pub const FT_B: usize = INPUTS * HIDDEN;
+pub const OUT_W: usize = FT_B + HIDDEN;
+pub const OUT_B: usize = OUT_W + 2 * HIDDEN;
+pub const PARAMS: usize = OUT_B + 1;
+
+/// Input indices of a position from the side to move's view and the other side's.
+pub fn features(p: &Packed) -> ([u16; 32], [u16; 32], usize) {
+    features_mirrored(p, false)
+}
+
+/// The same with files mirrored (a↔h) when `mirror` is set: the position's left-right
+/// reflection, which has the same value once castling rights are gone (they are not stored).
+pub fn features_mirrored(p: &Packed, mirror: bool) -> ([u16; 32], [u16; 32], usize) {
+    let them = !p.stm;
+    let flip = if mirror { 7 } else { 0 };
+    let (mut us_f, mut them_f, mut n) = ([0u16; 32], [0u16; 32], 0);
+    for (sq, colour, piece) in p.pieces().take(32) {
+        let sq = chess::ALL_SQUARES[sq.to_index() ^ flip];
+        us_f[n] = feature(p.stm, colour, piece, sq) as u16;
+        them_f[n] = feature(them, colour, piece, sq) as u16;
+        n += 1;
+    }
+    (us_f, them_f, n)
+}
+
+/// Small deterministic initial weights (uniform, He-like scale for the 30-odd active
+/// inputs), from a seed.
+pub fn init(seed: u64) -> Vec<f32> {
+    let mut state = seed ^ 0x2545_F491_4F6C_DD1D;
+    let mut uniform = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0
+    };
+    let mut w = vec![0.0f32; PARAMS];
+    for x in &mut w[FT_W..FT_B] {
+        *x = uniform() * 0.1;
+    }
+    for x in &mut w[FT_B..OUT_W] {
+        *x = 0.1 + uniform() * 0.05;
+    }
+    for x in &mut w[OUT_W..OUT_B] {
+        *x = uniform() * (1.0 / HIDDEN as f32).sqrt();
+    }
+    w
+}
+
+/// One forward pass: the accumulators (for the backward pass) and the output in
+/// centipawns for the side to move.
+pub struct Pass {
+    pub acc: [[f32; HIDDEN]; 2],
+    pub cp: f32,
+}
+
+pub fn forward(w: &[f32], us: &[u16], them: &[u16]) -> Pass {
+    let mut acc = [[0.0f32; HIDDEN]; 2];
+    for (side, list) in [us, them].into_iter().enumerate() {
+        acc[side].copy_from_slice(&w[FT_B..OUT_W]);
+        for &f in list {
+            let row = &w[FT_W + usize::from(f) * HIDDEN..][..HIDDEN];
+            for (a, x) in acc[side].iter_mut().zip(row) {
+                *a += x;
+            }
+        }
+    }
+    let mut out = w[OUT_B];
+    for side in 0..2 {
+        let ow = &w[OUT_W + side * HIDDEN..][..HIDDEN];
+        for (a, x) in acc[side].iter().zip(ow) {
+            out += a.clamp(0.0, 1.0) * x;
+        }
+    }
+    Pass {
+        acc,
+        cp: out * SCALE as f32,
+    }
+}
+
+/// Add d(loss)/d(weights) into `grad`, given d(loss)/d(cp) for this position.
+pub fn backward(w: &[f32], pass: &Pass, us: &[u16], them: &[u16], d_cp: f32, grad: &mut [f32]) {
+    let d_out = d_cp * SCALE as f32;
+    grad[OUT_B] += d_out;
+    for (side, list) in [us, them].into_iter().enumerate() {
+        let mut d_acc = [0.0f32; HIDDEN];
+        let ow = &w[OUT_W + side * HIDDEN..][..HIDDEN];
+        let g_ow = &mut grad[OUT_W + side * HIDDEN..][..HIDDEN];
+        for i in 0..HIDDEN {
+            let a = pass.acc[side][i];
+            g_ow[i] += d_out * a.clamp(0.0, 1.0);
+            if a > 0.0 && a < 1.0 {
+                d_acc[i] = d_out * ow[i];
+            }
+        }
+        for (g, d) in grad[FT_B..OUT_W].iter_mut().zip(&d_acc) {
+            *g += d;
+        }
+        for &f in list {
+            let row = &mut grad[FT_W + usize::from(f) * HIDDEN..][..HIDDEN];
+            for (g, d) in row.iter_mut().zip(&d_acc) {
+                *g += d;
+            }
+        }
+    }
+}
+
+/// The Texel-tuning sigmoid (as in `tune`): expected score of a position scored `cp`,
+/// `1 / (1 + 10^(−K·cp/400))`.
+pub fn sigmoid(k: f32, cp: f32) -> f32 {
+    1.0 / (1.0 + 10f32.powf(-k * cp / 400.0))
+}
+
+/// AdamW: Adam (Kingma & Ba 2015, "Adam: A Method for Stochastic Optimization", Algorithm 1:
+/// m ← β1·m + (1−β1)·g, v ← β2·v + (1−β2)·g², θ ← θ − α·m̂/(√v̂ + ε) with m̂ = m/(1−β1^t),
+/// v̂ = v/(1−β2^t)) with decoupled weight decay θ ← θ − α·λ·θ (Loshchilov & Hutter 2019,
+/// "Decoupled Weight Decay Regularization", Algorithm 2).
+pub struct AdamW {
+    pub m: Vec<f32>,
+    pub v: Vec<f32>,
+    pub t: u64,
+    pub lr: f32,
+    pub decay: f32,
+}
+
+impl AdamW {
+    pub const BETA1: f32 = 0.9;
+    pub const BETA2: f32 = 0.999;
+    pub const EPSILON: f32 = 1e-8;
+
+    pub fn new(n: usize, lr: f32, decay: f32) -> AdamW {
+        AdamW {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            t: 0,
+            lr,
+            decay,
+        }
+    }
+
+    pub fn step(&mut self, w: &mut [f32], grad: &[f32]) {
+        self.t += 1;
+        let c1 = 1.0 - Self::BETA1.powi(self.t.min(1 << 20) as i32);
+        let c2 = 1.0 - Self::BETA2.powi(self.t.min(1 << 20) as i32);
+        for i in 0..w.len() {
+            let g = grad[i];
+            self.m[i] = Self::BETA1 * self.m[i] + (1.0 - Self::BETA1) * g;
+            self.v[i] = Self::BETA2 * self.v[i] + (1.0 - Self::BETA2) * g * g;
+            let m_hat = self.m[i] / c1;
+            let v_hat = self.v[i] / c2;
+            w[i] -= self.lr * (m_hat / (v_hat.sqrt() + Self::EPSILON) + self.decay * w[i]);
+        }
+    }
+}
+
+/// The engine's quantised network (rounding, clamped to the integer types).
+pub fn quantise(w: &[f32]) -> Network {
+    let q16 = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
+    let mut net = Network::zeroed();
+    for (i, row) in net.ft_weights.iter_mut().enumerate() {
+        for (j, q) in row.iter_mut().enumerate() {
+            *q = q16(w[FT_W + i * HIDDEN + j], QA);
+        }
+    }
+    for (j, q) in net.ft_bias.iter_mut().enumerate() {
+        *q = q16(w[FT_B + j], QA);
+    }
+    for (side, row) in net.out_weights.iter_mut().enumerate() {
+        for (j, q) in row.iter_mut().enumerate() {
+            *q = q16(w[OUT_W + side * HIDDEN + j], QB);
+        }
+    }
+    net.out_bias = (w[OUT_B] * (QA * QB) as f32).round() as i32;
+    net
+}
+
+/// Bytes before the weights in a checkpoint.
+const CKPT_HEADER: usize = 32;
+
+/// Checkpoint: `b"SGCK"`, u32 HIDDEN, u64 epoch, u64 Adam step, f64 best validation loss
+/// so far, then weights, m and v as f32, all little-endian.
+pub fn checkpoint_bytes(w: &[f32], opt: &AdamW, epoch: u64, best_valid: f64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(CKPT_HEADER + 12 * PARAMS);
+    out.extend_from_slice(b"SGCK");
+    out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+    out.extend_from_slice(&epoch.to_le_bytes());
+    out.extend_from_slice(&opt.t.to_le_bytes());
+    out.extend_from_slice(&best_valid.to_le_bytes());
+    for x in w.iter().chain(&opt.m).chain(&opt.v) {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out
+}
+
+/// A checkpoint as read back.
+pub struct Checkpoint {
+    pub weights: Vec<f32>,
+    pub opt: AdamW,
+    pub epoch: u64,
+    pub best_valid: f64,
+}
+
+/// Parse a checkpoint.
+pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, String> {
+    if bytes.len() != CKPT_HEADER + 12 * PARAMS || &bytes[0..4] != b"SGCK" {
+        return Err(format!(
+            "not a checkpoint of this network ({} bytes, expected {})",
+            bytes.len(),
+            CKPT_HEADER + 12 * PARAMS
+        ));
+    }
+    let u64_at = |at: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(b)
+    };
+    let hidden = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
+    if hidden as usize != HIDDEN {
+        return Err(format!(
+            "checkpoint has {hidden} hidden neurons, this build {HIDDEN}"
+        ));
+    }
+    let (epoch, t) = (u64_at(8), u64_at(16));
+    let best_valid = f64::from_bits(u64_at(24));
+    let floats: Vec<f32> = bytes[CKPT_HEADER..]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let mut opt = AdamW::new(PARAMS, lr, decay);
+    opt.t = t;
+    opt.m.copy_from_slice(&floats[PARAMS..2 * PARAMS]);
+    opt.v.copy_from_slice(&floats[2 * PARAMS..]);
+    Ok(Checkpoint {
+        weights: floats[..PARAMS].to_vec(),
+        opt,
+        epoch,
+        best_valid,
+    })
+}
+
+/// Which colour's view a White-relative record becomes for the side to move.
+pub fn stm_sign(p: &Packed) -> f32 {
+    if p.stm == Color::White {
+        1.0
+    } else {
+        -1.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess::Board;
+    use std::str::FromStr;
+
+    #[test]
+    fn first_adam_step_moves_each_weight_by_the_learning_rate() {
+        // Kingma & Ba, section 2.1: at t = 1 the bias-corrected step is α·g/|g|, so every
+        // parameter with a gradient moves by α (up to ε).
+        let mut opt = AdamW::new(3, 0.01, 0.0);
+        let mut w = vec![1.0, 1.0, 1.0];
+        opt.step(&mut w, &[0.5, -2000.0, 1e-3]);
+        for (x, expected) in w.iter().zip([0.99, 1.01, 0.99]) {
+            assert!((x - expected).abs() < 1e-5, "{x}");
+        }
+    }
+
+    #[test]
+    fn checkpoint_round_trip() {
+        let w = init(1);
+        let mut opt = AdamW::new(PARAMS, 0.001, 0.0);
+        opt.step(&mut w.clone(), &w);
+        let bytes = checkpoint_bytes(&w, &opt, 3, 0.0215);
+        let back = from_checkpoint(&bytes, 0.001, 0.0).expect("parses");
+        assert_eq!((back.epoch, back.opt.t, back.best_valid), (3, 1, 0.0215));
+        assert_eq!(back.weights, w);
+        assert_eq!(back.opt.v, opt.v);
+        assert!(from_checkpoint(&bytes[1..], 0.001, 0.0).is_err());
+    }
+
+    #[test]
+    fn texel_sigmoid_matches_its_definition() {
+        // 1 / (1 + 10^(-K·cp/400)): 0.5 at 0, 1/(1+10^-1) at K·cp = 400·0.1 = 40.
+        assert!((sigmoid(1.0, 0.0) - 0.5).abs() < 1e-6);
+        assert!((sigmoid(1.0, 40.0) - 1.0 / (1.0 + 10f32.powf(-0.1))).abs() < 1e-6);
+        assert!((sigmoid(1.0, 400.0) - 10.0 / 11.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn quantised_network_agrees_with_the_float_one() {
+        // Output weights as large as trained ones, so the rounding of QB = 64 is small
+        // beside them.
+        let mut w = init(5);
+        for x in &mut w[OUT_W..OUT_B] {
+            *x *= 16.0;
+        }
+        let net = quantise(&w);
+        let board =
+            Board::from_str("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+                .expect("test FEN");
+        let packed = Packed::new(&board, 0, 1, 4);
+        let (us, them, n) = features(&packed);
+        let float = forward(&w, &us[..n], &them[..n]).cp;
+        let int = net.evaluate_board(&board) as f32;
+        assert!(
+            (float - int).abs() < 0.02 * float.abs() + 4.0,
+            "float {float} int {int}"
+        );
+    }
+
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let w = init(9);
+        let board = Board::from_str("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1").expect("test FEN");
+        let (us, them, n) = features(&Packed::new(&board, 0, 1, 1));
+        let (us, them) = (&us[..n], &them[..n]);
+        let mut grad = vec![0.0; PARAMS];
+        let pass = forward(&w, us, them);
+        backward(&w, &pass, us, them, 1.0, &mut grad);
+        for &i in &[
+            OUT_B,
+            OUT_W + 3,
+            FT_B + 5,
+            FT_W + usize::from(us[0]) * HIDDEN + 7,
+        ] {
+            let mut plus = w.clone();
+            plus[i] += 1e-3;
+            let mut minus = w.clone();
+            minus[i] -= 1e-3;
+            let numeric = (forward(&plus, us, them).cp - forward(&minus, us, them).cp) / 2e-3;
+            assert!(
+                (numeric - grad[i]).abs() < 0.05 * numeric.abs().max(1.0),
+                "param {i}: {numeric} vs {}",
+                grad[i]
+            );
+        }
+    }
+}
