@@ -5,6 +5,7 @@
 //! PV nodes where the exact score matters).
 
 mod nnue_stack;
+mod qsearch;
 
 use super::features::Features;
 use super::ordering::{
@@ -31,19 +32,6 @@ static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     }
     table
 });
-
-/// Quiescence move-count pruning: at most this many captures that are not recaptures are
-/// searched per node (Stockfish's qsearch, `if (moveCount > 2) continue;`). Unlike
-/// Stockfish, checking captures and promotions are not exempt: in the hostile positions of
-/// `tests/quiescence.rs` nearly every capture checks, and eight promotions a side exploded.
-const QS_CAPTURES: usize = 2;
-/// From this many plies into quiescence on, only recaptures on the square of the last move:
-/// Stockfish's `DEPTH_QS_RECAPTURES = -5` (Stockfish 11 and earlier, quiescence starting at
-/// depth 0).
-const QS_RECAPTURES_FROM: i32 = 5;
-/// A backstop: deeper than this, quiescence returns the static evaluation (a draw when in
-/// check, as at `MAX_PLY`).
-const QS_MAX_DEPTH: i32 = 32;
 
 /// One search thread's state.
 pub struct Searcher<'a> {
@@ -561,129 +549,5 @@ impl<'a> Searcher<'a> {
         };
         self.tt.store(key, ply, entry);
         best_score
-    }
-
-    /// Quiescence: only captures and queen promotions (all evasions in check), so that the
-    /// static evaluation is only ever taken in a quiet position. `qdepth` counts the plies
-    /// since the main search ended.
-    ///
-    /// Why it is bounded the way it is: SEE and delta pruning alone leave every even trade in
-    /// the tree, and a position where many pieces attack each other (a dozen queens a side, or
-    /// eight pawns a side promoting) has an exponential number of even-trade orders, and depth
-    /// 1 never finished. Results are stored in the table so that orders transpose, and the
-    /// width is capped by move-count pruning and recapture-only deep quiescence (see the
-    /// constants); `QS_MAX_DEPTH` is only a backstop. Node counts in MEASUREMENTS.md.
-    pub fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: i32) -> i32 {
-        self.pv_len[ply] = ply;
-        if !self.stop.tick() {
-            return DRAW;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if self.pos.is_draw_in_search() {
-            return DRAW;
-        }
-        let in_check = self.pos.in_check();
-        if ply >= MAX_PLY || qdepth >= QS_MAX_DEPTH {
-            return if in_check { DRAW } else { self.evaluate(ply) };
-        }
-        let key = self.pos.key();
-        let hit = self.tt.probe(key, ply);
-        if let Some(h) = hit {
-            let usable = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            };
-            if usable && beta - alpha == 1 {
-                return h.score;
-            }
-        }
-        let stand_pat = if in_check {
-            -MATE + ply as i32
-        } else {
-            hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
-        };
-        if stand_pat >= beta {
-            return stand_pat;
-        }
-        let original_alpha = alpha;
-        alpha = alpha.max(stand_pat);
-        let mut best = stand_pat;
-        let mut best_move = None;
-        let buffer = std::mem::take(&mut self.lists[ply]);
-        let mut picker = MovePicker::noisy(self.pos.board(), buffer);
-        if in_check && picker.is_empty() {
-            self.lists[ply] = picker.into_buffer();
-            return -MATE + ply as i32;
-        }
-        let recapture_square = self.moves[ply].map(|m| m.get_dest());
-        let mut captures = 0;
-        while let Some((m, order)) = picker.next_move() {
-            if in_check {
-                // Once one evasion is known not to be mated, the quiet evasions and those that
-                // lose material are left out: the mate question is answered, and in a melee
-                // every capture checks, so searching every evasion multiplies the tree.
-                if best > -MATE_BOUND
-                    && (!is_noisy(self.pos.board(), m) || MovePicker::is_bad_capture(order))
-                {
-                    continue;
-                }
-            } else {
-                // Captures that lose material by exchange, or cannot reach alpha even if the
-                // victim comes free (delta pruning), are not worth a node.
-                if MovePicker::is_bad_capture(order) {
-                    continue;
-                }
-                // Move-count pruning: past the first QS_CAPTURES captures, and deeper than
-                // QS_RECAPTURES_FROM plies into quiescence, only recaptures.
-                if self.feat.qs_move_count && Some(m.get_dest()) != recapture_square {
-                    if captures >= QS_CAPTURES || qdepth >= QS_RECAPTURES_FROM {
-                        continue;
-                    }
-                    captures += 1;
-                }
-                // A capture that gives check is spared: it may mate, which no material count
-                // foresees (WAC.001's 2.Nxg6# is a pawn capture a queen down).
-                if stand_pat + see::gain(self.pos.board(), m) + 200 <= alpha
-                    && !gives_check(self.pos.board(), m)
-                {
-                    continue;
-                }
-            }
-            self.make(ply, m);
-            let score = -self.quiescence(-beta, -alpha, ply + 1, qdepth + 1);
-            self.pos.unmake();
-            if self.stop.is_stopped() {
-                return DRAW;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = Some(m);
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.lists[ply] = picker.into_buffer();
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha && best_move.is_some() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let eval = if in_check { -MATE_BOUND } else { stand_pat };
-        let entry = Entry {
-            mv: best_move,
-            score: best,
-            eval,
-            depth: 0,
-            bound,
-        };
-        self.tt.store(key, ply, entry);
-        best
     }
 }
