@@ -168,7 +168,7 @@ def main():
     else:
         if not (os.path.exists(args.json) and os.path.exists(args.pgn)):
             sys.exit("--json and --pgn must both exist")
-        analyse(args, " ".join(sys.argv))
+        analyse(args, shlex.join(sys.argv))
 
 
 if __name__ == "__main__":
