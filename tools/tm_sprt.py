@@ -122,7 +122,7 @@ def run(args):
     slug = re.sub(r"[^a-z0-9]+", "-", args.name.lower()).strip("-") or "match"
     base = os.path.join(args.out_dir, f"{slug}-{stamp}")
     args.json, args.pgn = base + ".json", base + ".pgn"
-    cmd = [sys.executable, MATCH, args.binary_a, args.binary_b or args.binary_a,
+    cmd = [sys.executable, args.match, args.binary_a, args.binary_b or args.binary_a,
            "--games", str(args.games), "--tc", args.tc, "--concurrency", str(args.concurrency),
            "--book", args.book, "--json", args.json, "--pgn", args.pgn]
     if args.sprt:
@@ -152,8 +152,9 @@ def main():
     r.add_argument("--games", type=int, default=400)
     r.add_argument("--sprt", default="elo0=0,elo1=10")
     r.add_argument("--concurrency", type=int, default=2)
-    r.add_argument("--book", default=BOOK)
+    r.add_argument("--book", default=BOOK, help=f"default {BOOK}")
     r.add_argument("--lock", default="/work/match.lock")
+    r.add_argument("--match", default=MATCH, help=f"match.py (default {MATCH})")
     r.add_argument("--out-dir", default="/work/logs")
     a = sub.add_parser("analyse", help="analyse a finished match (its --json and --pgn)")
     a.add_argument("--json", required=True)
@@ -168,7 +169,7 @@ def main():
     else:
         if not (os.path.exists(args.json) and os.path.exists(args.pgn)):
             sys.exit("--json and --pgn must both exist")
-        analyse(args, " ".join(sys.argv))
+        analyse(args, shlex.join(sys.argv))
 
 
 if __name__ == "__main__":
