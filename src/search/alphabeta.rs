@@ -9,7 +9,7 @@ mod qsearch;
 
 use super::features::Features;
 use super::ordering::{
-    is_noisy, piece_to, Continuations, Heuristics, MovePicker, PieceTo, MAX_PLY,
+    is_noisy, piece_to, Continuations, Cutoff, Heuristics, MovePicker, PieceTo, MAX_PLY,
 };
 use super::see;
 use super::stopper::Stopper;
@@ -514,8 +514,17 @@ impl<'a> Searcher<'a> {
                         if quiet {
                             let tried = &quiets_tried[..quiet_count];
                             let board = self.pos.board();
-                            self.heur
-                                .record_cutoff(board, ply, depth, m, prev, &conts, tried);
+                            self.heur.record_cutoff(
+                                board,
+                                Cutoff {
+                                    ply,
+                                    depth,
+                                    best: m,
+                                    prev,
+                                    conts: &conts,
+                                    tried,
+                                },
+                            );
                         }
                         break;
                     }

@@ -84,17 +84,15 @@ impl Heuristics {
 
     /// A quiet move caused a beta cutoff in `board`: reward it, punish the quiet moves tried
     /// before it, in the from-to and the continuation histories.
-    #[allow(clippy::too_many_arguments)]
-    pub fn record_cutoff(
-        &mut self,
-        board: &Board,
-        ply: usize,
-        depth: i32,
-        best: ChessMove,
-        prev: Option<ChessMove>,
-        conts: &Continuations,
-        tried: &[ChessMove],
-    ) {
+    pub fn record_cutoff(&mut self, board: &Board, cutoff: Cutoff) {
+        let Cutoff {
+            ply,
+            depth,
+            best,
+            prev,
+            conts,
+            tried,
+        } = cutoff;
         let side = board.side_to_move();
         let bonus = (depth * depth * 8).min(1_200);
         for (m, b) in std::iter::once((best, bonus))
@@ -128,6 +126,20 @@ impl Heuristics {
         }
         self.killers = [[None; 2]; MAX_PLY + 1];
     }
+}
+
+/// A quiet move's beta cutoff, as the move-ordering heuristics learn from it.
+pub struct Cutoff<'a> {
+    pub ply: usize,
+    pub depth: i32,
+    /// The move that cut off.
+    pub best: ChessMove,
+    /// The move before it (for the counter-move table).
+    pub prev: Option<ChessMove>,
+    /// The continuation-history tables of the moves before it.
+    pub conts: &'a Continuations,
+    /// The quiet moves tried before it at this node.
+    pub tried: &'a [ChessMove],
 }
 
 /// Is the move a capture (en passant included) or a promotion? Those are "noisy"; the rest
