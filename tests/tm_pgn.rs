@@ -40,8 +40,12 @@ fn ok(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// A path in a folder of its own for each call: the tests run in parallel, and each removes
+/// its folder when done.
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sandglass-tm-{}", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("sandglass-tm-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir.join(name)
 }
@@ -137,7 +141,9 @@ fn pictures_and_report() {
     );
     assert_eq!(page.matches("<details>").count(), 2);
     assert_eq!(page.matches("</details>").count(), 2);
-    let _ = std::fs::remove_dir_all(svg.parent().expect("temp dir"));
+    for file in [&svg, &html] {
+        let _ = std::fs::remove_dir_all(file.parent().expect("temp dir"));
+    }
 }
 
 #[test]
