@@ -56,16 +56,15 @@ pub struct DatagenArgs {
 
 static STOP: AtomicBool = AtomicBool::new(false);
 
-/// SplitMix64: a small, fast generator; quality is ample for picking openings and plies.
+/// SplitMix64 as a generator ([`crate::rng::splitmix64`]): quality is ample for picking
+/// openings and plies, and any seed (zero included) works.
 struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
+        let out = crate::rng::splitmix64(self.0);
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        out
     }
 
     fn below(&mut self, n: u64) -> u64 {

@@ -246,22 +246,13 @@ pub fn adjudicate(scores: &[i32]) -> Option<(GameResult, &'static str)> {
     None
 }
 
-/// SplitMix64: a well-mixed hash of the game number and seed, to pick openings spread over
-/// the whole book.
-fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
 /// The book line for game `game`: a seeded start and a stride coprime to the book's length,
 /// so the first `len` games all start differently (a fixed-node game from a repeated
 /// opening would repeat move for move) while still spreading over the whole book.
 pub fn opening_index(game: usize, seed: u64, len: usize) -> usize {
     let len = len.max(1) as u64;
-    let start = mix(seed) % len;
-    let mut stride = (mix(seed ^ 0x5151) % len).max(1);
+    let start = crate::rng::splitmix64(seed) % len;
+    let mut stride = (crate::rng::splitmix64(seed ^ 0x5151) % len).max(1);
     while gcd(stride, len) != 1 {
         stride += 1;
     }

@@ -251,13 +251,8 @@ mod tests {
 
     /// A network with small pseudo-random weights, to test the arithmetic.
     pub(crate) fn random_network(seed: u64) -> Network {
-        let mut state = seed;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((state >> 33) % 61) as i16 - 30
-        };
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut next = move || rng.below(61) as i16 - 30;
         let mut net = Network::zeroed();
         for row in net.ft_weights.iter_mut() {
             for w in row.iter_mut() {

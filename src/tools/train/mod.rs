@@ -324,7 +324,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     }
     let mut grads = vec![vec![0.0f32; PARAMS]; threads];
     let mut order: Vec<usize> = (0..train.len()).collect();
-    let mut rng = args.seed ^ 0x9E37_79B9_7F4A_7C15 ^ done;
+    let mut rng = crate::rng::Rng::new(args.seed ^ 0x9E37_79B9_7F4A_7C15 ^ done);
     let batches = train.len().div_ceil(batch_size) as u64;
     let bar = ProgressBar::new(batches * args.epochs.saturating_sub(done));
     bar.set_style(
@@ -335,12 +335,9 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         .progress_chars("=> "),
     );
     for epoch in done + 1..=args.epochs {
-        // Fisher–Yates with xorshift: a new order every epoch.
+        // Fisher–Yates with the project's xorshift: a new order every epoch.
         for i in (1..order.len()).rev() {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            order.swap(i, (rng % (i as u64 + 1)) as usize);
+            order.swap(i, rng.below(i + 1));
         }
         let mut loss = 0.0;
         let mut seen = 0usize;
