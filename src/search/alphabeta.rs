@@ -51,6 +51,8 @@ pub struct Searcher<'a> {
     /// The same moves as piece and destination, for continuation history.
     piece_tos: [Option<PieceTo>; MAX_PLY + 2],
     null_at: [bool; MAX_PLY + 2],
+    /// Whether the move into each ply was quiet (no capture, no promotion).
+    quiet_at: [bool; MAX_PLY + 2],
     /// The move a singular-extension search at that ply leaves out.
     excluded: [Option<ChessMove>; MAX_PLY + 2],
     /// Depth of the current root iteration, to bound how far extensions can carry a line.
@@ -96,6 +98,7 @@ impl<'a> Searcher<'a> {
             moves: [None; MAX_PLY + 2],
             piece_tos: [None; MAX_PLY + 2],
             null_at: [false; MAX_PLY + 2],
+            quiet_at: [false; MAX_PLY + 2],
             excluded: [None; MAX_PLY + 2],
             root_depth: 0,
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
@@ -141,9 +144,18 @@ impl<'a> Searcher<'a> {
         if let Some(n) = &mut self.nnue {
             n.make(ply, self.pos.board(), m);
         }
+        self.quiet_at[ply + 1] = !is_noisy(self.pos.board(), m);
         self.pos.make_move(m);
         self.moves[ply + 1] = Some(m);
         self.null_at[ply + 1] = false;
+    }
+
+    /// Was the move into this node a quiet move whose piece can now be taken at a profit?
+    fn after_quiet_sacrifice(&self, ply: usize) -> bool {
+        let Some(m) = self.moves[ply] else {
+            return false;
+        };
+        self.quiet_at[ply] && see::wins_material_on(self.pos.board(), m.get_dest())
     }
 
     /// Does the side to move have a piece other than pawns and king? Without one, zugzwang is
@@ -313,8 +325,15 @@ impl<'a> Searcher<'a> {
 
         if !pv_node && !in_check && !is_mate(beta) && excluded.is_none() {
             // Reverse futility: far above beta with a shallow depth left, assume it holds.
+            // Not right after a quiet move that left material to be taken: that is either a
+            // blunder, which the search refutes cheaply, or a sacrifice for a threat the
+            // static evaluation cannot see (WAC.001's 1.Qg6, threatening mate).
             let margin = 75 * depth - if improving { 60 } else { 0 };
-            if self.feat.reverse_futility && depth <= 8 && eval - margin >= beta {
+            if self.feat.reverse_futility
+                && depth <= 8
+                && eval - margin >= beta
+                && !self.after_quiet_sacrifice(ply)
+            {
                 return eval;
             }
             // Null move: if passing still fails high, a real move almost surely would.

@@ -120,6 +120,26 @@ pub fn see_ge(board: &Board, m: ChessMove, threshold: i32) -> bool {
     side != board.side_to_move()
 }
 
+/// Can the side to move win material by capturing on `sq`, its least valuable attacker
+/// first? (Pins are ignored, as everywhere in exchange evaluation.)
+pub fn wins_material_on(board: &Board, sq: Square) -> bool {
+    if board.piece_on(sq).is_none() {
+        return false;
+    }
+    let us = board.side_to_move();
+    let ours = attackers(board, sq, *board.combined()) & *board.color_combined(us);
+    let Some(piece) = ALL_PIECES
+        .into_iter()
+        .find(|&p| ours & *board.pieces(p) != EMPTY)
+    else {
+        return false;
+    };
+    let from = (ours & *board.pieces(piece)).to_square();
+    let last_rank = matches!(sq.get_rank(), chess::Rank::First | chess::Rank::Eighth);
+    let promotion = (piece == Piece::Pawn && last_rank).then_some(Piece::Queen);
+    see_ge(board, ChessMove::new(from, sq, promotion), 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +148,23 @@ mod tests {
     fn see(fen: &str, mv: &str, threshold: i32) -> bool {
         let board = Board::from_str(fen).unwrap();
         see_ge(&board, ChessMove::from_str(mv).unwrap(), threshold)
+    }
+
+    #[test]
+    fn material_to_win_on_a_square() {
+        // WAC.001 after 1.Qg6: f7xg6 wins the queen (Ne5xg6 only gets a pawn back).
+        let fen = "2rr3k/pp3pp1/1nnqbNQp/3pN3/2pP4/2P5/PPB4P/R4RK1 b - - 1 1";
+        let board = Board::from_str(fen).unwrap();
+        assert!(wins_material_on(&board, Square::G6));
+        // A knight defended by a pawn, attacked only by a rook: nothing to win.
+        let fen = "4k3/8/4p3/3n4/8/8/8/3RK3 w - - 0 1";
+        let board = Board::from_str(fen).unwrap();
+        assert!(!wins_material_on(&board, Square::D5));
+        // The same knight undefended: the rook wins it. An empty square: nothing.
+        let fen = "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1";
+        let board = Board::from_str(fen).unwrap();
+        assert!(wins_material_on(&board, Square::D5));
+        assert!(!wins_material_on(&board, Square::D4));
     }
 
     #[test]
