@@ -147,7 +147,7 @@ impl Engine {
             }
             Some(Command::Position { start, moves }) => self.set_position(&start, &moves),
             Some(Command::SetOption { name, value }) => self.set_option(&name, value.as_deref()),
-            Some(Command::Go(params)) => self.go(&params, parsed.go_unreadable),
+            Some(Command::Go(params)) => self.go(&params),
             Some(Command::Stop) => {
                 // Ignored when no search runs; the search thread prints the bestmove.
                 if let Some(r) = &self.running {
@@ -227,7 +227,7 @@ impl Engine {
         }
     }
 
-    fn go(&mut self, params: &GoParams, unreadable: bool) {
+    fn go(&mut self, params: &GoParams) {
         // A new go ends the running search first; that search still sends its bestmove.
         self.finish_search();
         let pos = match &self.position {
@@ -241,12 +241,11 @@ impl Engine {
             }
         };
         let us = pos.side_to_move();
-        let go = params.limits(unreadable);
         let game = Game {
             plies_played: pos.game_ply(),
             men: pos.men(),
         };
-        let (mode, time_notes) = time::decide(&go, us, &game, &self.options.time);
+        let (mode, time_notes) = time::decide(&params.limits, us, &game, &self.options.time);
         let mut notes = Vec::new();
         let mut limits = Limits {
             mode,
@@ -273,7 +272,7 @@ impl Engine {
             let b = limits.mode.time.budget();
             emit(&format!(
                 "info string time go: {} | strategy {} | soft {} hard {} | {}",
-                go.describe(us),
+                params.limits.describe(us),
                 self.options.time.strategy().name(),
                 b.as_ref()
                     .map_or("-".into(), |b| format!("{} ms", b.soft_ms)),

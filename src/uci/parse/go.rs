@@ -2,6 +2,7 @@
 
 use super::numbers::{read_integer, Wanted};
 use super::{echo, GoParams, Problems};
+use crate::time::GoLimits;
 
 /// The keys of a `go` command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,11 +58,10 @@ impl GoKey {
     }
 }
 
-/// The parameters, and whether any limit could not be read (a key without a usable value,
-/// or an unknown token): such a `go` must not become an unbounded search.
-pub(super) fn parse_go(args: &[&str], problems: &mut Problems) -> (GoParams, bool) {
+/// The parameters; `limits.unreadable` is set when a limit could not be read (a key without
+/// a usable value, or an unknown token), since such a `go` must not become an unbounded search.
+pub(super) fn parse_go(args: &[&str], problems: &mut Problems) -> GoParams {
     let mut go = GoParams::default();
-    let mut unreadable = false;
     let is_key = |t: &str| GoKey::from_token(t).is_some();
     let mut i = 0;
     while i < args.len() {
@@ -69,12 +69,12 @@ pub(super) fn parse_go(args: &[&str], problems: &mut Problems) -> (GoParams, boo
         i += 1;
         let Some(key) = GoKey::from_token(token) else {
             problems.push(format!("go: unknown token '{}' skipped", echo(token)));
-            unreadable = true;
+            go.limits.unreadable = true;
             continue;
         };
         match key {
-            GoKey::Infinite => go.infinite = true,
-            GoKey::Ponder => go.ponder = true,
+            GoKey::Infinite => go.limits.infinite = true,
+            GoKey::Ponder => go.limits.ponder = true,
             GoKey::SearchMoves => {
                 let mut moves = Vec::new();
                 while i < args.len() && !is_key(args[i]) {
@@ -102,16 +102,18 @@ pub(super) fn parse_go(args: &[&str], problems: &mut Problems) -> (GoParams, boo
                     }
                     _ => None,
                 };
-                unreadable |= !apply_go_value(&mut go, key, value, problems);
+                if !apply_go_value(&mut go.limits, key, value, problems) {
+                    go.limits.unreadable = true;
+                }
             }
         }
     }
-    (go, unreadable)
+    go
 }
 
 /// Sets the key's value; false if it could not be read (and was reported).
 fn apply_go_value(
-    go: &mut GoParams,
+    go: &mut GoLimits,
     key: GoKey,
     value: Option<&str>,
     problems: &mut Problems,

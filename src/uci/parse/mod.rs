@@ -29,8 +29,9 @@
 //!   command and the problem "register: not needed, ignored".
 //! * Numbers out of range in `go` saturate to the type's limit (e.g.
 //!   `depth 99999999999` gives `u32::MAX`) and are reported. A value that is
-//!   not an integer (or missing) is reported and its key ignored, and the
-//!   line is flagged `go_unreadable`. `+5` is accepted as 5. Times (`wtime`,
+//!   not an integer (or missing) is reported and its key ignored, and
+//!   `limits.unreadable` is set (an unknown token in `go` sets it too), so the
+//!   time manager bounds the search. `+5` is accepted as 5. Times (`wtime`,
 //!   `btime`, `winc`, `binc`, `movetime`) are milliseconds and may carry a
 //!   decimal fraction, which is dropped: `wtime 1000.5` is 1000.
 //! * `go`: keys in any order; a repeated key: the last one wins (for
@@ -54,7 +55,8 @@
 //!
 //! [`Command`] implements [`std::fmt::Display`], rendering a canonical command
 //! line; for every command that [`parse`] returns, parsing its rendering gives
-//! the same command back.
+//! the same command back, except that `limits.unreadable` of a `go` comes back
+//! false: a rendering holds only the limits that could be read.
 
 mod go;
 mod numbers;
@@ -106,42 +108,15 @@ pub enum Command {
     Empty,
 }
 
-/// The parameters of a `go` command. Times are in milliseconds.
+/// The parameters of a `go` command. The limits are kept in the time manager's own type, so
+/// the engine hands them over as parsed; the search moves stay text, since only the engine
+/// can check them against the position.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GoParams {
-    pub wtime: Option<i64>,
-    pub btime: Option<i64>,
-    pub winc: Option<i64>,
-    pub binc: Option<i64>,
-    pub movestogo: Option<u32>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub mate: Option<u32>,
-    pub movetime: Option<u64>,
-    pub infinite: bool,
-    pub ponder: bool,
+    /// `unreadable` included: a `go` with a limit that could not be read is searched for a
+    /// bounded time, so it is a different command from the same line without that limit.
+    pub limits: GoLimits,
     pub searchmoves: Vec<String>,
-}
-
-impl GoParams {
-    /// What the time manager needs to know: everything but the search moves, and whether
-    /// the parser could read every limit.
-    pub fn limits(&self, unreadable: bool) -> GoLimits {
-        GoLimits {
-            unreadable,
-            wtime: self.wtime,
-            btime: self.btime,
-            winc: self.winc,
-            binc: self.binc,
-            movestogo: self.movestogo,
-            depth: self.depth,
-            nodes: self.nodes,
-            mate: self.mate,
-            movetime: self.movetime,
-            infinite: self.infinite,
-            ponder: self.ponder,
-        }
-    }
 }
 
 /// The result of parsing one line.
@@ -154,9 +129,6 @@ pub struct Parsed {
     /// The line was a `position` command too broken to give one: the engine must not keep
     /// searching the previous position as if the GUI had not moved on.
     pub position_rejected: bool,
-    /// The line was a `go` with a limit that could not be read (a key without a usable
-    /// value, an unknown token): the time manager bounds such a search (`time::mode`).
-    pub go_unreadable: bool,
 }
 
 /// Parses one line sent by the GUI. Never panics.
@@ -176,7 +148,6 @@ pub fn parse(line: &str) -> Parsed {
     }
 
     let mut position_rejected = false;
-    let mut go_unreadable = false;
     let command = if tokens.is_empty() {
         Some(Command::Empty)
     } else {
@@ -193,8 +164,7 @@ pub fn parse(line: &str) -> Parsed {
                 if i > 0 {
                     problems.push(skipped("", &tokens[..i]));
                 }
-                let command =
-                    parse_command(keyword, &tokens[i + 1..], &mut problems, &mut go_unreadable);
+                let command = parse_command(keyword, &tokens[i + 1..], &mut problems);
                 position_rejected = keyword == Keyword::Position && command.is_none();
                 command
             }
@@ -205,7 +175,6 @@ pub fn parse(line: &str) -> Parsed {
         command,
         problems: problems.finish(),
         position_rejected,
-        go_unreadable,
     }
 }
 
@@ -244,13 +213,7 @@ impl Keyword {
     }
 }
 
-/// `go_unreadable` is set when a `go` limit could not be read.
-fn parse_command(
-    keyword: Keyword,
-    args: &[&str],
-    problems: &mut Problems,
-    go_unreadable: &mut bool,
-) -> Option<Command> {
+fn parse_command(keyword: Keyword, args: &[&str], problems: &mut Problems) -> Option<Command> {
     match keyword {
         Keyword::Uci => no_args("uci", Command::Uci, args, problems),
         Keyword::IsReady => no_args("isready", Command::IsReady, args, problems),
@@ -265,11 +228,7 @@ fn parse_command(
         Keyword::Debug => parse_debug(args, problems),
         Keyword::SetOption => parse_setoption(args, problems),
         Keyword::Position => parse_position(args, problems),
-        Keyword::Go => {
-            let (params, unreadable) = go::parse_go(args, problems);
-            *go_unreadable = unreadable;
-            Some(Command::Go(params))
-        }
+        Keyword::Go => Some(Command::Go(go::parse_go(args, problems))),
     }
 }
 
@@ -482,7 +441,10 @@ impl fmt::Display for Command {
                 }
                 Ok(())
             }
-            Command::Go(go) => {
+            Command::Go(GoParams {
+                limits: go,
+                searchmoves,
+            }) => {
                 f.write_str("go")?;
                 if go.ponder {
                     f.write_str(" ponder")?;
@@ -499,9 +461,9 @@ impl fmt::Display for Command {
                 if go.infinite {
                     f.write_str(" infinite")?;
                 }
-                if !go.searchmoves.is_empty() {
+                if !searchmoves.is_empty() {
                     f.write_str(" searchmoves")?;
-                    for m in &go.searchmoves {
+                    for m in searchmoves {
                         write!(f, " {m}")?;
                     }
                 }

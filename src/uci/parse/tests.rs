@@ -1,4 +1,5 @@
 use super::*;
+use crate::time::GoLimits;
 
 fn cmd(line: &str) -> Option<Command> {
     parse(line).command
@@ -9,6 +10,35 @@ fn go(line: &str) -> GoParams {
         Some(Command::Go(g)) => g,
         other => panic!("{line:?}: expected go, got {other:?}"),
     }
+}
+
+fn limits(line: &str) -> GoLimits {
+    go(line).limits
+}
+
+/// A `go` without search moves.
+fn go_with(limits: GoLimits) -> GoParams {
+    GoParams {
+        limits,
+        searchmoves: Vec::new(),
+    }
+}
+
+/// The limits of a `go` line that had something unreadable, and nothing else.
+fn unreadable() -> GoLimits {
+    GoLimits {
+        unreadable: true,
+        ..GoLimits::default()
+    }
+}
+
+/// The command as its rendering parses back: a rendering holds only the limits that were
+/// read, so it is never unreadable.
+fn readable(mut command: Command) -> Command {
+    if let Command::Go(go) = &mut command {
+        go.limits.unreadable = false;
+    }
+    command
 }
 
 fn strings(v: &[&str]) -> Vec<String> {
@@ -125,10 +155,10 @@ fn unknown_leading_tokens_are_skipped() {
     let p = parse("12 go depth 3");
     assert_eq!(
         p.command.unwrap(),
-        Command::Go(GoParams {
+        Command::Go(go_with(GoLimits {
             depth: Some(3),
             ..Default::default()
-        })
+        }))
     );
     assert_eq!(p.problems.len(), 1);
 }
@@ -176,7 +206,7 @@ fn commands_are_case_sensitive() {
     assert_eq!(parse("position STARTPOS").command, None);
     assert_eq!(parse("setoption NAME Hash").command, None);
     let p = parse("go DEPTH 5");
-    assert_eq!(p.command, Some(Command::Go(GoParams::default())));
+    assert_eq!(p.command, Some(Command::Go(go_with(unreadable()))));
     assert_eq!(
         p.problems,
         vec![
@@ -438,17 +468,20 @@ fn setoption_variants() {
 
 fn full_go() -> GoParams {
     GoParams {
-        wtime: Some(300_000),
-        btime: Some(295_500),
-        winc: Some(2_000),
-        binc: Some(1_000),
-        movestogo: Some(40),
-        depth: Some(20),
-        nodes: Some(1_000_000),
-        mate: Some(3),
-        movetime: Some(5_000),
-        infinite: true,
-        ponder: true,
+        limits: GoLimits {
+            wtime: Some(300_000),
+            btime: Some(295_500),
+            winc: Some(2_000),
+            binc: Some(1_000),
+            movestogo: Some(40),
+            depth: Some(20),
+            nodes: Some(1_000_000),
+            mate: Some(3),
+            movetime: Some(5_000),
+            infinite: true,
+            ponder: true,
+            unreadable: false,
+        },
         searchmoves: strings(&["e2e4", "d2d4", "g1f3"]),
     }
 }
@@ -492,7 +525,7 @@ fn go_all_keys_in_shuffled_orders() {
 
 #[test]
 fn go_typical_gui_lines() {
-    let g = go("go wtime 60000 btime 59000 winc 1000 binc 1000");
+    let g = limits("go wtime 60000 btime 59000 winc 1000 binc 1000");
     assert_eq!(
         (g.wtime, g.btime, g.winc, g.binc),
         (Some(60000), Some(59000), Some(1000), Some(1000))
@@ -500,20 +533,20 @@ fn go_typical_gui_lines() {
     assert_eq!(g.movestogo, None);
     assert!(!g.infinite && !g.ponder);
 
-    let g = go("go ponder wtime 1 btime 2 movestogo 5");
+    let g = limits("go ponder wtime 1 btime 2 movestogo 5");
     assert!(g.ponder);
     assert_eq!(g.movestogo, Some(5));
 
-    assert!(go("go infinite").infinite);
-    assert_eq!(go("go movetime 1000").movetime, Some(1000));
-    assert_eq!(go("go nodes 123456789012").nodes, Some(123_456_789_012));
-    assert_eq!(go("go mate 7").mate, Some(7));
-    assert_eq!(go("go depth 0").depth, Some(0));
-    assert_eq!(go("go movestogo 0").movestogo, Some(0));
-    assert_eq!(go("go depth +5").depth, Some(5));
-    assert_eq!(go("go depth 007").depth, Some(7));
-    assert_eq!(go("go wtime -0").wtime, Some(0));
-    assert_eq!(go("go\tdepth\t9\r").depth, Some(9));
+    assert!(limits("go infinite").infinite);
+    assert_eq!(limits("go movetime 1000").movetime, Some(1000));
+    assert_eq!(limits("go nodes 123456789012").nodes, Some(123_456_789_012));
+    assert_eq!(limits("go mate 7").mate, Some(7));
+    assert_eq!(limits("go depth 0").depth, Some(0));
+    assert_eq!(limits("go movestogo 0").movestogo, Some(0));
+    assert_eq!(limits("go depth +5").depth, Some(5));
+    assert_eq!(limits("go depth 007").depth, Some(7));
+    assert_eq!(limits("go wtime -0").wtime, Some(0));
+    assert_eq!(limits("go\tdepth\t9\r").depth, Some(9));
 }
 
 #[test]
@@ -545,7 +578,7 @@ fn go_searchmoves() {
         }
         assert_eq!(p.problems.len(), n_problems, "{line:?}: {:?}", p.problems);
     }
-    assert_eq!(go("go searchmoves e2e4 depth 5").depth, Some(5));
+    assert_eq!(limits("go searchmoves e2e4 depth 5").depth, Some(5));
     assert_eq!(
         parse("go searchmoves e2e4 foo").problems,
         vec!["go: searchmoves: 'foo' is not a move, skipped"]
@@ -558,88 +591,89 @@ fn go_searchmoves() {
 
 #[test]
 fn go_bad_values() {
-    // (line, resulting params, exact problems)
-    let d = GoParams::default;
-    let cases: Vec<(&str, GoParams, &[&str])> =
+    // (line, resulting limits, exact problems)
+    let d = GoLimits::default;
+    let u = unreadable;
+    let cases: Vec<(&str, GoLimits, &[&str])> =
         vec![
-        ("go depth abc", d(), &["go: 'depth' needs a non-negative integer, got 'abc'"]),
-        ("go depth", d(), &["go: 'depth' needs a non-negative integer, got nothing"]),
-        ("go depth 5.5", d(), &["go: 'depth' needs a non-negative integer, got '5.5'"]),
-        ("go depth -", d(), &["go: 'depth' needs a non-negative integer, got '-'"]),
-        ("go depth 1e3", d(), &["go: 'depth' needs a non-negative integer, got '1e3'"]),
-        ("go depth ５", d(), &["go: 'depth' needs a non-negative integer, got '５'"]),
-        ("go wtime abc", d(), &["go: 'wtime' needs an integer, got 'abc'"]),
-        ("go wtime", d(), &["go: 'wtime' needs an integer, got nothing"]),
+        ("go depth abc", u(), &["go: 'depth' needs a non-negative integer, got 'abc'"]),
+        ("go depth", u(), &["go: 'depth' needs a non-negative integer, got nothing"]),
+        ("go depth 5.5", u(), &["go: 'depth' needs a non-negative integer, got '5.5'"]),
+        ("go depth -", u(), &["go: 'depth' needs a non-negative integer, got '-'"]),
+        ("go depth 1e3", u(), &["go: 'depth' needs a non-negative integer, got '1e3'"]),
+        ("go depth ５", u(), &["go: 'depth' needs a non-negative integer, got '５'"]),
+        ("go wtime abc", u(), &["go: 'wtime' needs an integer, got 'abc'"]),
+        ("go wtime", u(), &["go: 'wtime' needs an integer, got nothing"]),
         (
             "go depth infinite",
-            GoParams { infinite: true, ..d() },
+            GoLimits { infinite: true, ..u() },
             &["go: 'depth' needs a non-negative integer, got nothing"],
         ),
         (
             "go wtime btime 5",
-            GoParams { btime: Some(5), ..d() },
+            GoLimits { btime: Some(5), ..u() },
             &["go: 'wtime' needs an integer, got nothing"],
         ),
         (
             "go wtime -5",
-            GoParams { wtime: Some(-5), ..d() },
+            GoLimits { wtime: Some(-5), ..d() },
             &["go: negative wtime -5 (treated as no time left)"],
         ),
         (
             "go btime -1200",
-            GoParams { btime: Some(-1200), ..d() },
+            GoLimits { btime: Some(-1200), ..d() },
             &["go: negative btime -1200 (treated as no time left)"],
         ),
-        ("go winc -10", GoParams { winc: Some(0), ..d() }, &["go: negative winc -10 treated as 0"]),
-        ("go binc -1", GoParams { binc: Some(0), ..d() }, &["go: negative binc -1 treated as 0"]),
-        ("go depth -3", d(), &["go: negative depth -3 ignored"]),
-        ("go nodes -1", d(), &["go: negative nodes -1 ignored"]),
-        ("go movetime -100", d(), &["go: negative movetime -100 ignored"]),
-        ("go movestogo -2", d(), &["go: negative movestogo -2 ignored"]),
-        ("go mate -1", d(), &["go: negative mate -1 ignored"]),
+        ("go winc -10", GoLimits { winc: Some(0), ..d() }, &["go: negative winc -10 treated as 0"]),
+        ("go binc -1", GoLimits { binc: Some(0), ..d() }, &["go: negative binc -1 treated as 0"]),
+        ("go depth -3", u(), &["go: negative depth -3 ignored"]),
+        ("go nodes -1", u(), &["go: negative nodes -1 ignored"]),
+        ("go movetime -100", u(), &["go: negative movetime -100 ignored"]),
+        ("go movestogo -2", u(), &["go: negative movestogo -2 ignored"]),
+        ("go mate -1", u(), &["go: negative mate -1 ignored"]),
         (
             "go depth -99999999999999999999",
-            d(),
+            u(),
             &["go: negative depth -99999999999999999999 ignored"],
         ),
         (
             "go depth 99999999999",
-            GoParams { depth: Some(u32::MAX), ..d() },
+            GoLimits { depth: Some(u32::MAX), ..d() },
             &["go: depth 99999999999 out of range, clamped to 4294967295"],
         ),
         (
             "go movestogo 4294967296",
-            GoParams { movestogo: Some(u32::MAX), ..d() },
+            GoLimits { movestogo: Some(u32::MAX), ..d() },
             &["go: movestogo 4294967296 out of range, clamped to 4294967295"],
         ),
-        ("go mate 4294967295", GoParams { mate: Some(u32::MAX), ..d() }, &[]),
+        ("go mate 4294967295", GoLimits { mate: Some(u32::MAX), ..d() }, &[]),
         (
             "go nodes 99999999999999999999",
-            GoParams { nodes: Some(u64::MAX), ..d() },
+            GoLimits { nodes: Some(u64::MAX), ..d() },
             &["go: nodes 99999999999999999999 out of range, clamped to 18446744073709551615"],
         ),
-        ("go nodes 18446744073709551615", GoParams { nodes: Some(u64::MAX), ..d() }, &[]),
+        ("go nodes 18446744073709551615", GoLimits { nodes: Some(u64::MAX), ..d() }, &[]),
         (
             "go movetime 18446744073709551616",
-            GoParams { movetime: Some(u64::MAX), ..d() },
+            GoLimits { movetime: Some(u64::MAX), ..d() },
             &["go: movetime 18446744073709551616 out of range, clamped to 18446744073709551615"],
         ),
         (
             "go wtime 99999999999999999999",
-            GoParams { wtime: Some(i64::MAX), ..d() },
+            GoLimits { wtime: Some(i64::MAX), ..d() },
             &["go: wtime 99999999999999999999 out of range, clamped to 9223372036854775807"],
         ),
         (
             "go wtime 9223372036854775808",
-            GoParams { wtime: Some(i64::MAX), ..d() },
+            GoLimits { wtime: Some(i64::MAX), ..d() },
             &["go: wtime 9223372036854775808 out of range, clamped to 9223372036854775807"],
         ),
-        ("go wtime -9223372036854775808", GoParams { wtime: Some(i64::MIN), ..d() }, &[
+        ("go wtime -9223372036854775808", GoLimits { wtime: Some(i64::MIN), ..d() }, &[
             "go: negative wtime -9223372036854775808 (treated as no time left)",
         ]),
         (
             "go btime -9223372036854775809",
-            GoParams { btime: Some(i64::MIN), ..d() },
+            GoLimits { btime: Some(i64::MIN), ..d() },
             &[
                 "go: btime -9223372036854775809 out of range, clamped to -9223372036854775808",
                 "go: negative btime -9223372036854775808 (treated as no time left)",
@@ -647,34 +681,34 @@ fn go_bad_values() {
         ),
         (
             "go winc 99999999999999999999",
-            GoParams { winc: Some(i64::MAX), ..d() },
+            GoLimits { winc: Some(i64::MAX), ..d() },
             &["go: winc 99999999999999999999 out of range, clamped to 9223372036854775807"],
         ),
-        ("go foo", d(), &["go: unknown token 'foo' skipped"]),
+        ("go foo", u(), &["go: unknown token 'foo' skipped"]),
         (
             "go depth 5 depth 7",
-            GoParams { depth: Some(7), ..d() },
+            GoLimits { depth: Some(7), ..d() },
             &[],
         ),
         (
             "go depth 5 depth x",
-            GoParams { depth: Some(5), ..d() },
+            GoLimits { depth: Some(5), ..u() },
             &["go: 'depth' needs a non-negative integer, got 'x'"],
         ),
         (
             "go wtime 100 wtime 200 infinite infinite",
-            GoParams { wtime: Some(200), infinite: true, ..d() },
+            GoLimits { wtime: Some(200), infinite: true, ..d() },
             &[],
         ),
         (
             "go movetime 1000 e2e4",
-            GoParams { movetime: Some(1000), ..d() },
+            GoLimits { movetime: Some(1000), ..u() },
             &["go: unknown token 'e2e4' skipped"],
         ),
     ];
     for (line, expected, problems) in cases {
         let p = parse(line);
-        assert_eq!(p.command, Some(Command::Go(expected)), "{line:?}");
+        assert_eq!(p.command, Some(Command::Go(go_with(expected))), "{line:?}");
         assert_eq!(p.problems, strings(problems), "{line:?}");
     }
 }
@@ -683,7 +717,7 @@ fn go_bad_values() {
 fn go_huge_number_is_echoed_short() {
     let digits = "9".repeat(10_000);
     let p = parse(&format!("go nodes {digits}"));
-    assert_eq!(go(&format!("go nodes {digits}")).nodes, Some(u64::MAX));
+    assert_eq!(limits(&format!("go nodes {digits}")).nodes, Some(u64::MAX));
     assert_eq!(p.problems.len(), 1);
     assert!(p.problems[0].chars().count() < 120, "{}", p.problems[0]);
     assert!(p.problems[0].contains('…'));
@@ -702,10 +736,10 @@ fn nul_and_control_characters() {
     let p = parse("go\0depth\x015\x1b");
     assert_eq!(
         p.command,
-        Some(Command::Go(GoParams {
+        Some(Command::Go(go_with(GoLimits {
             depth: Some(5),
             ..Default::default()
-        }))
+        })))
     );
     assert_eq!(p.problems.len(), 1);
 
@@ -781,10 +815,10 @@ fn ten_kilobyte_lines() {
     let p = parse(&line);
     assert_eq!(
         p.command,
-        Some(Command::Go(GoParams {
+        Some(Command::Go(go_with(GoLimits {
             depth: Some(4),
-            ..Default::default()
-        }))
+            ..unreadable()
+        })))
     );
     assert_eq!(p.problems.len(), MAX_PROBLEMS + 1);
     assert_eq!(
@@ -838,16 +872,18 @@ fn display_renders_canonical_lines() {
             "setoption name Move Overhead value 30",
         ),
         (Command::Go(GoParams::default()), "go"),
+        // What could not be read is not in the command, so there is nothing to render.
+        (Command::Go(go_with(unreadable())), "go"),
         (
             Command::Go(full_go()),
             "go ponder wtime 300000 btime 295500 winc 2000 binc 1000 movestogo 40 depth 20 \
              nodes 1000000 mate 3 movetime 5000 infinite searchmoves e2e4 d2d4 g1f3",
         ),
         (
-            Command::Go(GoParams {
+            Command::Go(go_with(GoLimits {
                 wtime: Some(-5),
                 ..Default::default()
-            }),
+            })),
             "go wtime -5",
         ),
     ];
@@ -879,24 +915,24 @@ fn display_round_trips() {
         opt("SyzygyPath", Some("/a b/c d")),
         Command::Go(GoParams::default()),
         Command::Go(full_go()),
-        Command::Go(GoParams {
+        Command::Go(go_with(GoLimits {
             infinite: true,
             ..Default::default()
-        }),
-        Command::Go(GoParams {
+        })),
+        Command::Go(go_with(GoLimits {
             ponder: true,
             wtime: Some(-100),
             btime: Some(0),
             ..Default::default()
-        }),
-        Command::Go(GoParams {
+        })),
+        Command::Go(go_with(GoLimits {
             wtime: Some(i64::MIN),
             btime: Some(i64::MAX),
             nodes: Some(u64::MAX),
             depth: Some(u32::MAX),
             movetime: Some(0),
             ..Default::default()
-        }),
+        })),
         Command::Go(GoParams {
             searchmoves: strings(&["a7a8N", "0000"]),
             ..Default::default()
@@ -923,7 +959,7 @@ fn check_invariants(line: &str) {
         assert!(!rendered.chars().any(char::is_control), "{line:?}");
         assert_eq!(
             parse(&rendered).command,
-            Some(command),
+            Some(readable(command)),
             "{line:?} -> {rendered:?}"
         );
     }
@@ -1015,13 +1051,13 @@ fn fuzz_token_soup_never_panics() {
 
 #[test]
 fn go_times_may_carry_a_fraction_which_is_dropped() {
-    assert_eq!(go("go wtime 1000.5").wtime, Some(1000));
-    assert_eq!(go("go btime 999.999 binc 10.5").btime, Some(999));
-    assert_eq!(go("go btime 999.999 binc 10.5").binc, Some(10));
-    assert_eq!(go("go movetime 300.9").movetime, Some(300));
-    assert_eq!(go("go wtime -0.5").wtime, Some(0));
+    assert_eq!(limits("go wtime 1000.5").wtime, Some(1000));
+    assert_eq!(limits("go btime 999.999 binc 10.5").btime, Some(999));
+    assert_eq!(limits("go btime 999.999 binc 10.5").binc, Some(10));
+    assert_eq!(limits("go movetime 300.9").movetime, Some(300));
+    assert_eq!(limits("go wtime -0.5").wtime, Some(0));
     assert!(parse("go wtime 1000.5 btime 1000.25").problems.is_empty());
-    assert!(!parse("go wtime 1000.5").go_unreadable);
+    assert!(!limits("go wtime 1000.5").unreadable);
     // Counts stay integers; a time needs digits on both sides of one point.
     for line in [
         "go depth 5.5",
@@ -1032,7 +1068,7 @@ fn go_times_may_carry_a_fraction_which_is_dropped() {
     ] {
         let p = parse(line);
         assert_eq!(p.problems.len(), 1, "{line:?}: {:?}", p.problems);
-        assert!(p.go_unreadable, "{line:?}");
+        assert!(limits(line).unreadable, "{line:?}");
     }
 }
 
@@ -1047,7 +1083,7 @@ fn go_with_an_unreadable_limit_is_flagged() {
         "go frobnicate 7",
         "go depth 5 depth x",
     ] {
-        assert!(parse(line).go_unreadable, "{line:?}");
+        assert!(limits(line).unreadable, "{line:?}");
     }
     for line in [
         "go",
@@ -1060,6 +1096,6 @@ fn go_with_an_unreadable_limit_is_flagged() {
         "go searchmoves e2e4",
         "go searchmoves banana",
     ] {
-        assert!(!parse(line).go_unreadable, "{line:?}");
+        assert!(!limits(line).unreadable, "{line:?}");
     }
 }
