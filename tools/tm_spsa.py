@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""SPSA tuning of UCI spin options by self-play: the way Stockfish's fishtest (and, through
+OpenBench, Ethereal and Alexandria) tune time-management and search constants.
+
+    tools/tm_spsa.py run --engine target/release/sandglass --tc 5+0.05 --iterations 400 \\
+        --param "Slow Mover=100,50,200,10" --param "Soft Stop Factor=200,120,400,20" \\
+        --state spsa-tm.json
+    tools/tm_spsa.py selftest
+
+Each iteration plays one game pair (or more, `--pairs`) from the book between two copies of
+the engine: A with every parameter at theta + c_k * delta, B at theta - c_k * delta, delta a
+random vector of +1/-1. Then theta += R_k * c_k * (wins - losses of A) * delta. The engine
+only sees ordinary `setoption` lines, so any spin option can be tuned without a special
+build; a constant becomes tunable by giving it a spin option.
+
+Schedule (Spall, "Implementation of the simultaneous perturbation algorithm for stochastic
+optimization", IEEE Trans. Aerospace and Electronic Systems 34(3), 1998, with gamma = 0.101
+and alpha = 0.602, and the parametrisation by end values of fishtest's SPSA,
+official-stockfish/fishtest `server/fishtest/spsa_handler.py`):
+
+    c_k = c / k^gamma,          c chosen so that c_N = c_end
+    a_k = a / (A + k)^alpha,    A = 0.1 N, a chosen so that a_N / c_N^2 = r_end
+    R_k = a_k / c_k^2
+
+A parameter is "NAME=start,min,max,c_end[,r_end]" (r_end defaults to fishtest's 0.002). c_end
+is the perturbation at the end of the run, in the option's own units: large enough that a
+game pair can tell theta + c from theta - c (fishtest's guidance is a change worth a few Elo),
+small enough to stay in the useful range.
+
+The state (theta, iteration, seed) is written to --state after every iteration, so an
+interrupted run resumes with the same command. Every iteration is one line of --log (CSV).
+Matches go through ../shared/tools/match.py under an exclusive lock on --lock (default
+/work/match.lock), so only one match runs on the machine at a time. Run it with the Python
+that has python-chess (e.g. target/venv/bin/python3).
+"""
+
+import argparse
+import csv
+import fcntl
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+GAMMA = 0.101
+ALPHA = 0.602
+R_END_DEFAULT = 0.002
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_MATCH = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "tools", "match.py"))
+DEFAULT_BOOK = os.path.normpath(
+    os.path.join(HERE, "..", "..", "shared", "data", "books", "noob_3moves.epd")
+)
+
+
+class Param:
+    """One tuned spin option."""
+
+    def __init__(self, spec):
+        if "=" not in spec:
+            raise ValueError(f"parameter '{spec}': expected NAME=start,min,max,c_end[,r_end]")
+        name, values = spec.split("=", 1)
+        parts = [v.strip() for v in values.split(",")]
+        if len(parts) not in (4, 5):
+            raise ValueError(f"parameter '{spec}': expected 4 or 5 numbers after '='")
+        try:
+            numbers = [float(v) for v in parts]
+        except ValueError:
+            raise ValueError(f"parameter '{spec}': not a number") from None
+        self.name = name.strip()
+        self.start, self.low, self.high, self.c_end = numbers[:4]
+        self.r_end = numbers[4] if len(numbers) == 5 else R_END_DEFAULT
+        if not self.name:
+            raise ValueError(f"parameter '{spec}': empty name")
+        if not self.low <= self.start <= self.high:
+            raise ValueError(f"parameter '{self.name}': start outside [min, max]")
+        if self.c_end <= 0 or self.r_end <= 0:
+            raise ValueError(f"parameter '{self.name}': c_end and r_end must be positive")
+
+    def clamp(self, x):
+        return min(self.high, max(self.low, x))
+
+
+class Schedule:
+    """Spall's gains, parametrised by their values at the last iteration (fishtest)."""
+
+    def __init__(self, iterations, c_end, r_end):
+        self.n = iterations
+        self.big_a = 0.1 * iterations
+        self.c = c_end * iterations**GAMMA
+        a_end = r_end * c_end**2
+        self.a = a_end * (self.big_a + iterations) ** ALPHA
+
+    def c_k(self, k):
+        return self.c / k**GAMMA
+
+    def a_k(self, k):
+        return self.a / (self.big_a + k) ** ALPHA
+
+    def r_k(self, k):
+        return self.a_k(k) / self.c_k(k) ** 2
+
+
+def spsa_step(theta, params, k, iterations, delta, result):
+    """theta after one iteration whose plus side scored `result` = wins - losses."""
+    out = []
+    for x, p, d in zip(theta, params, delta):
+        s = Schedule(iterations, p.c_end, p.r_end)
+        out.append(p.clamp(x + s.r_k(k) * s.c_k(k) * result * d))
+    return out
+
+
+def play(args, plus, minus, seed):
+    """Play --pairs game pairs, A at `plus`, B at `minus`; return (wins, draws, losses) of A."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "result.json")
+        cmd = [sys.executable, args.match, args.engine, args.engine,
+               "--games", str(2 * args.pairs), "--tc", args.tc,
+               "--concurrency", str(args.concurrency), "--book", args.book,
+               "--seed", str(seed), "--json", out]
+        for name, value in plus:
+            cmd += ["--option-a", f"{name}={value}"]
+        for name, value in minus:
+            cmd += ["--option-b", f"{name}={value}"]
+        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if done.returncode != 0 or not os.path.exists(out):
+            sys.stderr.write(done.stdout[-2000:])
+            raise RuntimeError(f"match.py failed (exit {done.returncode})")
+        with open(out) as f:
+            r = json.load(f)
+        # {engine: {"time forfeit": n, "illegal move": n, "crash": n, "stall": n}}
+        faults = sum(n for side in r.get("losses_by_incident", {}).values()
+                     for n in side.values())
+        return r["wins"], r["draws"], r["losses"], faults
+
+
+def load_state(path, params, args):
+    if path and os.path.exists(path):
+        with open(path) as f:
+            s = json.load(f)
+        names = [p.name for p in params]
+        if s.get("names") != names or s.get("iterations") != args.iterations:
+            raise SystemExit(f"{path} holds a different run ({s.get('names')}, "
+                             f"{s.get('iterations')} iterations); use another --state")
+        return s
+    return {"names": [p.name for p in params], "iterations": args.iterations,
+            "k": 0, "theta": [p.start for p in params],
+            "seed": args.seed if args.seed is not None else random.randrange(1 << 30),
+            "wins": 0, "draws": 0, "losses": 0}
+
+
+def save_state(path, state):
+    if not path:
+        return
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(state, f, indent=1)
+    os.replace(tmp, path)
+
+
+def run(args):
+    params = [Param(s) for s in args.param]
+    state = load_state(args.state, params, args)
+    lock = open(args.lock, "a") if args.lock else None
+    if lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    log = open(args.log, "a", newline="") if args.log else None
+    writer = csv.writer(log) if log else None
+    if writer and state["k"] == 0:
+        writer.writerow(["k", "c_k(first)", "W", "D", "L"] + [p.name for p in params])
+    try:
+        while state["k"] < args.iterations:
+            k = state["k"] + 1
+            rng = random.Random(state["seed"] * 1_000_003 + k)
+            delta = [rng.choice((-1, 1)) for _ in params]
+            theta = state["theta"]
+            plus, minus = [], []
+            for x, p, d in zip(theta, params, delta):
+                c = Schedule(args.iterations, p.c_end, p.r_end).c_k(k)
+                plus.append((p.name, round(p.clamp(x + c * d))))
+                minus.append((p.name, round(p.clamp(x - c * d))))
+            w, d_, l, faults = play(args, plus, minus, rng.randrange(1 << 30))
+            state["theta"] = spsa_step(theta, params, k, args.iterations, delta, w - l)
+            state["k"] = k
+            state["wins"] += w
+            state["draws"] += d_
+            state["losses"] += l
+            state["faults"] = state.get("faults", 0) + faults
+            save_state(args.state, state)
+            first = Schedule(args.iterations, params[0].c_end, params[0].r_end).c_k(k)
+            if writer:
+                writer.writerow([k, f"{first:.3f}", w, d_, l]
+                                + [f"{x:.3f}" for x in state["theta"]])
+                log.flush()
+            shown = ", ".join(f"{p.name} {x:.1f}" for p, x in zip(params, state["theta"]))
+            print(f"iteration {k}/{args.iterations}: +{w} ={d_} -{l} -> {shown}", flush=True)
+    finally:
+        if log:
+            log.close()
+        if lock:
+            lock.close()
+    print("tuned: " + ", ".join(f"{p.name}={round(x)}" for p, x in zip(params, state["theta"])))
+    print(f"games: {2 * args.pairs * state['k']}, plus side W/D/L "
+          f"{state['wins']}/{state['draws']}/{state['losses']}, "
+          f"time forfeits, illegal moves, crashes and stalls: {state.get('faults', 0)}")
+
+
+def selftest():
+    """The schedule meets its defining end values; a step moves theta the right way."""
+    n, c_end, r_end = 1000, 10.0, 0.002
+    s = Schedule(n, c_end, r_end)
+    assert math.isclose(s.c_k(n), c_end, rel_tol=1e-12)
+    assert math.isclose(s.r_k(n), r_end, rel_tol=1e-12)
+    # Gains shrink: c_1 = c_end * N^0.101 (about 2.01 c_end for N = 1000), a_k decreasing.
+    assert math.isclose(s.c_k(1), c_end * 1000**0.101, rel_tol=1e-12)
+    assert 2.0 < s.c_k(1) / c_end < 2.02
+    assert s.a_k(1) > s.a_k(n)
+    p = Param("Slow Mover=100,50,200,10")
+    assert (p.start, p.low, p.high, p.c_end, p.r_end) == (100, 50, 200, 10, R_END_DEFAULT)
+    # A plus side that won 2-0 with delta +1 raises theta by R_k * c_k * 2 (clamped).
+    up = spsa_step([100.0], [p], n, n, [1], 2)[0]
+    assert math.isclose(up, 100 + r_end * c_end * 2, rel_tol=1e-12)
+    assert spsa_step([100.0], [p], n, n, [-1], 2)[0] < 100
+    assert spsa_step([199.99], [p], 1, n, [1], 2)[0] == 200
+    for bad in ("Slow Mover", "X=1,2,3", "X=5,10,20,1", "X=a,b,c,d", "X=1,0,2,0"):
+        try:
+            Param(bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"accepted {bad!r}")
+    print("selftest ok")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="tune")
+    r.add_argument("--engine", required=True)
+    r.add_argument("--param", action="append", required=True,
+                   help="NAME=start,min,max,c_end[,r_end] (repeat)")
+    r.add_argument("--iterations", type=int, required=True)
+    r.add_argument("--tc", default="5+0.05")
+    r.add_argument("--pairs", type=int, default=1, help="game pairs per iteration")
+    r.add_argument("--concurrency", type=int, default=2)
+    r.add_argument("--book", default=DEFAULT_BOOK)
+    r.add_argument("--match", default=DEFAULT_MATCH)
+    r.add_argument("--state", help="JSON file: resume from it, update it every iteration")
+    r.add_argument("--log", help="CSV file: one line per iteration")
+    r.add_argument("--lock", default="/work/match.lock")
+    r.add_argument("--seed", type=int)
+    sub.add_parser("selftest", help="check the schedule and the update")
+    args = ap.parse_args()
+    if args.cmd == "selftest":
+        selftest()
+        return
+    if args.iterations < 1 or args.pairs < 1:
+        raise SystemExit("--iterations and --pairs must be at least 1")
+    try:
+        run(args)
+    except ValueError as e:
+        raise SystemExit(f"error: {e}")
+
+
+if __name__ == "__main__":
+    main()
