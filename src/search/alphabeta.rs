@@ -13,13 +13,14 @@ use super::ordering::{
 };
 use super::see;
 use super::stopper::Stopper;
-use crate::eval::nnue;
+use crate::eval::nnue::Network;
 use crate::position::{gives_check, Position};
 use crate::score::{is_mate, DRAW, INFINITY, MATE, MATE_BOUND};
 use crate::tt::{Bound, Entry, TranspositionTable};
 use chess::{ChessMove, Piece};
 use nnue_stack::NnueStack;
 use once_cell::sync::Lazy;
+use std::sync::Arc;
 
 /// Late-move reduction in plies, by depth and move number: ln(d)·ln(m)/2.25 + 0.75, the shape
 /// most engines derive from (e.g. Ethereal and Stockfish use log·log tables of this kind).
@@ -85,7 +86,13 @@ struct Child {
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(pos: Position, tt: &'a TranspositionTable, stop: Stopper<'a>) -> Self {
+    /// A searcher that evaluates with `network`, or by hand when None.
+    pub fn new(
+        pos: Position,
+        tt: &'a TranspositionTable,
+        stop: Stopper<'a>,
+        network: Option<Arc<Network>>,
+    ) -> Self {
         Searcher {
             pos,
             tt,
@@ -107,7 +114,7 @@ impl<'a> Searcher<'a> {
             nnue: None,
             root_nodes: Vec::new(),
         }
-        .with_network(nnue::select::active())
+        .with_network(network)
     }
 
     /// Nodes searched below root move `m` so far in this search.

@@ -13,6 +13,7 @@ pub mod ordering;
 pub mod see;
 pub mod stopper;
 
+use crate::eval::nnue::Network;
 use crate::position::Position;
 use crate::score::{INFINITY, MATE};
 use crate::time::{adjust, Mode, SoftRule};
@@ -20,6 +21,7 @@ use crate::tt::TranspositionTable;
 use alphabeta::Searcher;
 use chess::ChessMove;
 use ordering::MAX_PLY;
+use std::sync::Arc;
 use std::time::Duration;
 pub use stopper::{Signals, StopReason, Stopper};
 
@@ -35,6 +37,8 @@ pub struct Limits {
     pub adjust: adjust::Adjustments,
     /// The soft-stop rule (`time::soft`).
     pub soft_stop: SoftRule,
+    /// The network to evaluate with; None = the hand-written evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for Limits {
@@ -46,6 +50,7 @@ impl Default for Limits {
             threads: 1,
             adjust: adjust::Adjustments::default(),
             soft_stop: SoftRule::default(),
+            network: None,
         }
     }
 }
@@ -165,14 +170,14 @@ pub fn search_then(
             signals.helper_started();
             scope.spawn(move || {
                 let stopper = Stopper::helper(signals);
-                let mut searcher = Searcher::new(root, tt, stopper);
+                let mut searcher = Searcher::new(root, tt, stopper, limits.network.clone());
                 searcher.mate_search = limits.mode.mate.is_some();
                 helper_loop(&mut searcher, &moves, id);
                 signals.helper_ended();
             });
         }
         let stopper = Stopper::new(signals, limits.mode.nodes, hard, true);
-        let mut searcher = Searcher::new(root.clone(), tt, stopper);
+        let mut searcher = Searcher::new(root.clone(), tt, stopper, limits.network.clone());
         searcher.mate_search = limits.mode.mate.is_some();
         let outcome = iterate::iterate(&mut searcher, root_moves, limits, report);
         answer(&outcome);

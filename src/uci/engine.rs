@@ -7,7 +7,7 @@ use super::parse::{self, Command, GoParams, PositionStart};
 use crate::position::{Position, UciMove};
 use crate::score;
 use crate::search::{self, Info, Limits, Outcome, ScoreBound, Signals, StopReason};
-use crate::time::{self, Answer, Game, TimeLimit};
+use crate::time::{self, Answer, Game, Mode, TimeLimit};
 use crate::tt::TranspositionTable;
 use chess::ChessMove;
 use std::io::{BufRead, Read};
@@ -197,6 +197,10 @@ impl Engine {
         match next.set(name, value) {
             Err(e) => error(&e),
             Ok(Effect::None) => self.options = next,
+            Ok(Effect::Warn(w)) => {
+                error(&w);
+                self.options = next;
+            }
             Ok(effect) => {
                 // The table is shared with the search: wait for it to end first (which may
                 // also record the move it spent time on), then apply the checked value.
@@ -204,7 +208,7 @@ impl Engine {
                 let mut next = self.options.clone();
                 let _ = next.set(name, value);
                 match effect {
-                    Effect::None => {}
+                    Effect::None | Effect::Warn(_) => {}
                     Effect::ClearHash => self.tt.clear(),
                     Effect::ResizeHash => {
                         let resized = match Arc::get_mut(&mut self.tt) {
@@ -247,14 +251,7 @@ impl Engine {
         };
         let (mode, time_notes) = time::decide(&params.limits, us, &game, &self.options.time);
         let mut notes = Vec::new();
-        let mut limits = Limits {
-            mode,
-            multipv: self.options.multipv,
-            threads: self.options.threads,
-            adjust: self.options.adjust,
-            soft_stop: self.options.soft_rule(),
-            ..Limits::default()
-        };
+        let mut limits = search_limits(&self.options, mode);
         for text in &params.searchmoves {
             match pos.parse_move(text) {
                 Ok(UciMove::Move(m)) => limits.searchmoves.push(m),
@@ -300,6 +297,21 @@ impl Engine {
                 emit("bestmove 0000");
             }
         }
+    }
+}
+
+/// What the options make of a `go` whose mode the time manager has decided (the root moves
+/// come from the `go` line): among them the network, so each engine's searches evaluate as
+/// its own `Eval` and `EvalFile` say.
+fn search_limits(options: &Options, mode: Mode) -> Limits {
+    Limits {
+        mode,
+        multipv: options.multipv,
+        threads: options.threads,
+        adjust: options.adjust,
+        soft_stop: options.soft_rule(),
+        network: options.network(),
+        ..Limits::default()
     }
 }
 
@@ -473,4 +485,39 @@ pub fn run_with(input: impl Read + Send + 'static) {
         }
     }
     engine.quit();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::nnue::{Network, QA, QB, SCALE};
+
+    /// Two engines in one process: the one whose options chose a network searches with it,
+    /// the other still evaluates by hand (with one process-wide choice, both would use the
+    /// network).
+    #[test]
+    fn each_engine_searches_with_its_own_evaluation() {
+        // A network that gives the side to move 3000 cp in every position, far from any
+        // hand-written evaluation of the start position.
+        let mut net = Network::zeroed();
+        net.out_bias = 3000 * QA * QB / SCALE;
+        let path =
+            std::env::temp_dir().join(format!("sandglass-engine-test-{}.nnue", std::process::id()));
+        std::fs::write(&path, net.to_bytes()).expect("temp file");
+        let mut with_net = Engine::new();
+        let by_hand = Engine::new();
+        with_net.handle_line(&format!("setoption name EvalFile value {}", path.display()));
+        with_net.handle_line("setoption name Eval value nnue");
+        let _ = std::fs::remove_file(&path);
+        let score = |engine: &Engine| {
+            let limits = search_limits(&engine.options, Mode::depth(2));
+            let tt = TranspositionTable::new(1);
+            let signals = Signals::new(false);
+            search::search(&Position::startpos(), &limits, &tt, &signals, &mut |_| {}).score
+        };
+        let network = score(&with_net);
+        let hand = score(&by_hand);
+        assert_eq!(network.abs(), 3000, "{network}");
+        assert!(hand.abs() < 500, "{hand}");
+    }
 }

@@ -5,11 +5,13 @@
 //! strategy's file (`time::strategies`) and appended to the table.
 
 use crate::eval::nnue::select::{self, EvalKind};
+use crate::eval::nnue::Network;
 use crate::time::{
     adjust::Adjustments, soft::NEXT_DEPTH_FACTOR, strategies::Param, Settings, SoftRule,
     DEFAULT_MOVE_OVERHEAD_MS,
 };
 use crate::tt;
+use std::sync::Arc;
 
 /// Current option values.
 #[derive(Clone, Debug)]
@@ -26,12 +28,49 @@ pub struct Options {
     pub soft_stop: &'static str,
     /// `Soft Stop Factor`: F of the `2x` rule, in percent.
     pub soft_stop_factor_pct: i64,
+    /// `Eval`: the hand-written evaluation or the network.
+    pub eval: EvalKind,
+    /// The network `EvalFile` loaded (or the embedded one), used only under `Eval nnue`.
+    loaded: Option<Arc<Network>>,
 }
 
 impl Options {
     /// The soft-stop rule the two options select.
     pub fn soft_rule(&self) -> SoftRule {
         SoftRule::from_options(self.soft_stop, self.soft_stop_factor_pct).unwrap_or_default()
+    }
+
+    /// The network the next search evaluates with, or None for the hand-written evaluation
+    /// (`Eval classical`, or `Eval nnue` before any network is loaded).
+    pub fn network(&self) -> Option<Arc<Network>> {
+        match self.eval {
+            EvalKind::Classical => None,
+            EvalKind::Nnue => self.loaded.clone(),
+        }
+    }
+
+    /// `Eval`. The choice is kept even when no network is loaded or embedded yet (GUIs may
+    /// send `Eval` before `EvalFile`): the warning says searches evaluate by hand until
+    /// `EvalFile` loads one.
+    fn set_eval(&mut self, kind: EvalKind) -> Effect {
+        self.eval = kind;
+        if kind == EvalKind::Nnue && self.loaded.is_none() {
+            self.loaded = select::embedded().map(Arc::new);
+            if self.loaded.is_none() {
+                return Effect::Warn(
+                    "no network loaded and none embedded: set EvalFile; using the classical evaluation until then"
+                        .to_string(),
+                );
+            }
+        }
+        Effect::None
+    }
+
+    /// `EvalFile`: takes effect at once if the network is already chosen. An empty path or
+    /// `<embedded>` goes back to the embedded network; on error nothing changes.
+    fn set_eval_file(&mut self, path: &str) -> Result<Effect, String> {
+        self.loaded = select::load_file(path)?.map(Arc::new);
+        Ok(Effect::None)
     }
 }
 
@@ -47,16 +86,20 @@ impl Default for Options {
             adjust: Adjustments::default(),
             soft_stop: SoftRule::NAMES[0],
             soft_stop_factor_pct: (NEXT_DEPTH_FACTOR * 100.0) as i64,
+            eval: EvalKind::Classical,
+            loaded: None,
         }
     }
 }
 
 /// What the engine must do after an option changed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
     None,
     ResizeHash,
     ClearHash,
+    /// The value is kept, but the GUI should hear this (`info string error: …`).
+    Warn(String),
 }
 
 /// An option's type, range and default, and the setter that applies a checked value.
@@ -74,7 +117,7 @@ enum Kind {
     Combo {
         default: &'static str,
         vars: Vec<&'static str>,
-        set: fn(&mut Options, &str) -> Result<(), String>,
+        set: fn(&mut Options, &str) -> Result<Effect, String>,
     },
     Button {
         effect: Effect,
@@ -82,7 +125,7 @@ enum Kind {
     /// A free text (UCI `string`), e.g. a file name.
     Text {
         default: &'static str,
-        set: fn(&mut Options, &str) -> Result<(), String>,
+        set: fn(&mut Options, &str) -> Result<Effect, String>,
     },
     /// A spin that sets a time strategy's parameter.
     StrategyParam(Param),
@@ -163,7 +206,7 @@ fn specs() -> Vec<Spec> {
             kind: Kind::Combo {
                 default: strategies[0],
                 vars: strategies,
-                set: |o, v| o.time.select(v),
+                set: |o, v| o.time.select(v).map(|()| Effect::None),
             },
         },
         check("TimeLog", false, |o, v| o.time_log = v),
@@ -172,13 +215,13 @@ fn specs() -> Vec<Spec> {
             kind: Kind::Combo {
                 default: "classical",
                 vars: vec!["classical", "nnue"],
-                set: |_, v| {
+                set: |o, v| {
                     let kind = if v.eq_ignore_ascii_case("nnue") {
                         EvalKind::Nnue
                     } else {
                         EvalKind::Classical
                     };
-                    select::set_kind(kind)
+                    Ok(o.set_eval(kind))
                 },
             },
         },
@@ -186,7 +229,7 @@ fn specs() -> Vec<Spec> {
             name: "EvalFile",
             kind: Kind::Text {
                 default: "<embedded>",
-                set: |_, v| select::load_file(v),
+                set: |o, v| o.set_eval_file(v),
             },
         },
         spin("Slow Mover", 100, (10, 1_000), |o, v| {
@@ -217,7 +260,7 @@ fn specs() -> Vec<Spec> {
                     {
                         Some(n) => {
                             o.soft_stop = n;
-                            Ok(())
+                            Ok(Effect::None)
                         }
                         None => Err(format!("unknown soft stop rule '{wanted}'")),
                     }
@@ -267,7 +310,8 @@ pub fn declarations() -> Vec<String> {
 }
 
 impl Options {
-    /// Set an option by its (case-insensitive) name. On error nothing changes.
+    /// Set an option by its (case-insensitive) name. On error nothing changes; a value kept
+    /// with something to say comes back as [`Effect::Warn`].
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
         let spec = specs()
             .into_iter()
@@ -311,14 +355,19 @@ impl Options {
                 }
                 // A value from the list; the setter may still have something to say (Eval
                 // nnue with no network loaded yet is kept, and reported).
-                set(self, raw).map_err(|e| format!("option '{}': {e}", spec.name))?;
-                Ok(Effect::None)
+                named(spec.name, set(self, raw))
             }
-            Kind::Text { set, .. } => {
-                set(self, raw).map_err(|e| format!("option '{}': {e}", spec.name))?;
-                Ok(Effect::None)
-            }
+            Kind::Text { set, .. } => named(spec.name, set(self, raw)),
         }
+    }
+}
+
+/// A setter's result with its messages naming the option.
+fn named(name: &str, result: Result<Effect, String>) -> Result<Effect, String> {
+    match result {
+        Ok(Effect::Warn(w)) => Ok(Effect::Warn(format!("option '{name}': {w}"))),
+        Ok(effect) => Ok(effect),
+        Err(e) => Err(format!("option '{name}': {e}")),
     }
 }
 
@@ -416,6 +465,48 @@ mod tests {
         assert!(e.contains("EvalFile") && e.contains("cannot read"), "{e}");
         assert!(o.set("Eval", Some("tables")).is_err());
         assert!(o.set("Eval", Some("classical")).is_ok());
+    }
+
+    #[test]
+    fn eval_choice_is_each_options_own() {
+        let mut chosen = Options::default();
+        // Eval before EvalFile: kept, and the warning says what searches do meanwhile.
+        let warned = chosen.set("Eval", Some("NNUE"));
+        if select::embedded().is_none() {
+            assert_eq!(
+                warned,
+                Ok(Effect::Warn(
+                    "option 'Eval': no network loaded and none embedded: set EvalFile; using the classical evaluation until then"
+                        .to_string()
+                ))
+            );
+            assert!(chosen.network().is_none());
+        }
+        assert_eq!(chosen.eval, EvalKind::Nnue);
+        let mut net = Network::zeroed();
+        net.out_bias = 777;
+        let path = std::env::temp_dir().join(format!(
+            "sandglass-options-test-{}.nnue",
+            std::process::id()
+        ));
+        std::fs::write(&path, net.to_bytes()).expect("temp file");
+        let loaded = chosen.set("EvalFile", path.to_str());
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(loaded, Ok(Effect::None));
+        let in_use = chosen.network().map(|n| n.out_bias);
+        assert_eq!(in_use, Some(777), "EvalFile takes effect at once");
+        // Another set of options, in the same process, still evaluates by hand.
+        assert!(Options::default().network().is_none());
+        // A failed load changes nothing.
+        assert!(chosen.set("EvalFile", Some("/no/such/net.nnue")).is_err());
+        assert_eq!(chosen.network().map(|n| n.out_bias), Some(777));
+        assert_eq!(chosen.set("Eval", Some("classical")), Ok(Effect::None));
+        assert!(chosen.network().is_none());
+        assert_eq!(chosen.set("Eval", Some("nnue")), Ok(Effect::None));
+        assert_eq!(chosen.network().map(|n| n.out_bias), Some(777));
+        // Back to the embedded network, which this build may not have.
+        assert!(chosen.set("EvalFile", Some("<embedded>")).is_ok());
+        assert_eq!(chosen.network().is_some(), select::embedded().is_some());
     }
 
     #[test]
