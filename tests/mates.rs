@@ -34,7 +34,7 @@ fn rook_mate_against_black_seen_by_depth_four() {
 /// WAC.001 as in the shared EPD: 1.Qg6 and mate next move (2.Nxg6# after 1...fxg6, 2.Qh7#
 /// otherwise). Black's node after the queen sacrifice is a queen up on the board, so reverse
 /// futility used to cut it (the mate appeared only at depth 7); it is not applied right after a
-/// quiet move that leaves material to be taken.
+/// quiet move that leaves a rook or queen to be taken.
 #[test]
 fn wac_001_mate_in_two_seen_by_depth_four() {
     let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";

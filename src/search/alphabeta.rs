@@ -157,12 +157,17 @@ impl<'a> Searcher<'a> {
         self.null_at[ply + 1] = false;
     }
 
-    /// Was the move into this node a quiet move whose piece can now be taken at a profit?
+    /// Was the move into this node a quiet rook or queen move whose piece can now be taken
+    /// at a profit?
     fn after_quiet_sacrifice(&self, ply: usize) -> bool {
         let Some(m) = self.moves[ply] else {
             return false;
         };
-        self.quiet_at[ply] && see::wins_material_on(self.pos.board(), m.get_dest())
+        let heavy = matches!(
+            self.pos.board().piece_on(m.get_dest()),
+            Some(Piece::Rook | Piece::Queen)
+        );
+        self.quiet_at[ply] && heavy && see::wins_material_on(self.pos.board(), m.get_dest())
     }
 
     /// Does the side to move have a piece other than pawns and king? Without one, zugzwang is
@@ -332,9 +337,10 @@ impl<'a> Searcher<'a> {
 
         if !pv_node && !in_check && !is_mate(beta) && excluded.is_none() {
             // Reverse futility: far above beta with a shallow depth left, assume it holds.
-            // Not right after a quiet move that left material to be taken: that is either a
+            // Not right after a quiet move that left a rook or queen to be taken: that is a
             // blunder, which the search refutes cheaply, or a sacrifice for a threat the
-            // static evaluation cannot see (WAC.001's 1.Qg6, threatening mate).
+            // static evaluation cannot see (WAC.001's 1.Qg6, threatening mate). Only heavy
+            // pieces: guarding every quiet sacrifice measured worse (MEASUREMENTS.md).
             let margin = 75 * depth - if improving { 60 } else { 0 };
             if self.feat.reverse_futility
                 && depth <= 8
