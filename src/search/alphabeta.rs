@@ -345,7 +345,7 @@ impl<'a> Searcher<'a> {
             if self.feat.reverse_futility
                 && depth <= 8
                 && eval - margin >= beta
-                && !self.after_quiet_sacrifice(ply)
+                && !(self.feat.rfp_sacrifice_guard && self.after_quiet_sacrifice(ply))
             {
                 return eval;
             }

@@ -30,10 +30,12 @@ pub struct Features {
     pub quiet_see_pruning: bool,
     /// Quiescence move-count pruning and recapture-only deep quiescence.
     pub qs_move_count: bool,
+    /// No reverse futility right after a quiet rook or queen move that hangs the piece.
+    pub rfp_sacrifice_guard: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 15] = [
         "nmp",
         "lmr",
         "rfp",
@@ -48,6 +50,7 @@ impl Features {
         "singular",
         "quietsee",
         "qsmovecount",
+        "rfpguard",
     ];
 
     pub const ALL: Features = Features {
@@ -65,6 +68,7 @@ impl Features {
         singular_extension: true,
         quiet_see_pruning: true,
         qs_move_count: true,
+        rfp_sacrifice_guard: true,
     };
 
     /// All features except those named in the comma-separated list.
@@ -86,6 +90,7 @@ impl Features {
                 "singular" => f.singular_extension = false,
                 "quietsee" => f.quiet_see_pruning = false,
                 "qsmovecount" => f.qs_move_count = false,
+                "rfpguard" => f.rfp_sacrifice_guard = false,
                 _ => {}
             }
         }
