@@ -52,8 +52,6 @@ pub struct Searcher<'a> {
     /// The same moves as piece and destination, for continuation history.
     piece_tos: [Option<PieceTo>; MAX_PLY + 2],
     null_at: [bool; MAX_PLY + 2],
-    /// Whether the move into each ply was quiet (no capture, no promotion).
-    quiet_at: [bool; MAX_PLY + 2],
     /// The move a singular-extension search at that ply leaves out.
     excluded: [Option<ChessMove>; MAX_PLY + 2],
     /// Depth of the current root iteration, to bound how far extensions can carry a line.
@@ -105,7 +103,6 @@ impl<'a> Searcher<'a> {
             moves: [None; MAX_PLY + 2],
             piece_tos: [None; MAX_PLY + 2],
             null_at: [false; MAX_PLY + 2],
-            quiet_at: [false; MAX_PLY + 2],
             excluded: [None; MAX_PLY + 2],
             root_depth: 0,
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
@@ -151,14 +148,14 @@ impl<'a> Searcher<'a> {
         if let Some(n) = &mut self.nnue {
             n.make(ply, self.pos.board(), m);
         }
-        self.quiet_at[ply + 1] = !is_noisy(self.pos.board(), m);
         self.pos.make_move(m);
         self.moves[ply + 1] = Some(m);
         self.null_at[ply + 1] = false;
     }
 
     /// Was the move into this node a quiet rook or queen move whose piece can now be taken
-    /// at a profit?
+    /// at a profit? A rook or queen move is quiet exactly when it left the fifty-move count
+    /// running: it resets only on captures and pawn moves (a promotion is a pawn move).
     fn after_quiet_sacrifice(&self, ply: usize) -> bool {
         let Some(m) = self.moves[ply] else {
             return false;
@@ -167,7 +164,9 @@ impl<'a> Searcher<'a> {
             self.pos.board().piece_on(m.get_dest()),
             Some(Piece::Rook | Piece::Queen)
         );
-        self.quiet_at[ply] && heavy && see::wins_material_on(self.pos.board(), m.get_dest())
+        heavy
+            && self.pos.halfmove_clock() != 0
+            && see::wins_material_on(self.pos.board(), m.get_dest())
     }
 
     /// Does the side to move have a piece other than pawns and king? Without one, zugzwang is
