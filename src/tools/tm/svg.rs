@@ -392,11 +392,7 @@ fn draw_series(out: &mut String, s: &Series, f: &Frame) {
                 .iter()
                 .map(|&(x, y)| format!("{:.1},{:.1}", x_of(x), y_of(y)))
                 .collect();
-            let dash = if st.dash.is_empty() {
-                String::new()
-            } else {
-                format!(r#" stroke-dasharray="{}""#, st.dash)
-            };
+            let dash = dash_attribute(st.dash);
             let _ = writeln!(
                 out,
                 r#"<polyline clip-path="url(#{clip})" fill="none" stroke="{}" stroke-width="{}"{dash} stroke-linejoin="round" points="{}"/>"#,
@@ -413,6 +409,15 @@ fn draw_series(out: &mut String, s: &Series, f: &Frame) {
             x_of(x),
             y_of(y)
         );
+    }
+}
+
+/// The ` stroke-dasharray="…"` attribute of a style, or nothing for a solid line.
+fn dash_attribute(dash: &str) -> String {
+    if dash.is_empty() {
+        String::new()
+    } else {
+        format!(r#" stroke-dasharray="{dash}""#)
     }
 }
 
@@ -446,11 +451,7 @@ fn legend(out: &mut String, fig: &Figure) {
                         st.colour
                     );
                 }
-                let dash = if st.dash.is_empty() {
-                    String::new()
-                } else {
-                    format!(r#" stroke-dasharray="{}""#, st.dash)
-                };
+                let dash = dash_attribute(st.dash);
                 let _ = writeln!(
                     out,
                     r#"<line x1="{x}" y1="{y}" x2="{}" y2="{y}" stroke="{}" stroke-width="{}"{dash}/>"#,
