@@ -45,15 +45,12 @@ import subprocess
 import sys
 import tempfile
 
+# Where match.py and the book are: one definition, in the SPRT tool beside this one.
+from tm_sprt import BOOK as DEFAULT_BOOK, MATCH as DEFAULT_MATCH
+
 GAMMA = 0.101
 ALPHA = 0.602
 R_END_DEFAULT = 0.002
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_MATCH = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "tools", "match.py"))
-DEFAULT_BOOK = os.path.normpath(
-    os.path.join(HERE, "..", "..", "shared", "data", "books", "noob_3moves.epd")
-)
 
 
 class Param:
