@@ -45,8 +45,10 @@ pub struct TrainArgs {
     /// AdamW weight decay.
     #[arg(long, default_value_t = 0.0001)]
     pub weight_decay: f32,
-    /// Weight of the game result in the target (the rest is the search score).
-    #[arg(long, default_value_t = 0.3)]
+    /// Weight of the game result in the target (the rest is the search score). 0 by
+    /// default: with tens of thousands of games the network memorises their results
+    /// (MEASUREMENTS.md, "train on the search score alone").
+    #[arg(long, default_value_t = 0.0)]
     pub lambda: f32,
     /// Fraction held out for validation.
     #[arg(long, default_value_t = 0.1)]
