@@ -37,7 +37,8 @@ pub struct Limits {
     pub adjust: adjust::Adjustments,
     /// The soft-stop rule (`time::soft`).
     pub soft_stop: SoftRule,
-    /// The network to evaluate with; None = the hand-written evaluation.
+    /// The network to evaluate with; None = the hand-written evaluation. The default is
+    /// the engine's default evaluation (`eval::nnue::select::default_network`).
     pub network: Option<Arc<Network>>,
 }
 
@@ -50,7 +51,7 @@ impl Default for Limits {
             threads: 1,
             adjust: adjust::Adjustments::default(),
             soft_stop: SoftRule::default(),
-            network: None,
+            network: crate::eval::nnue::select::default_network(),
         }
     }
 }

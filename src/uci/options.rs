@@ -55,7 +55,7 @@ impl Options {
     fn set_eval(&mut self, kind: EvalKind) -> Effect {
         self.eval = kind;
         if kind == EvalKind::Nnue && self.loaded.is_none() {
-            self.loaded = select::embedded().map(Arc::new);
+            self.loaded = select::embedded();
             if self.loaded.is_none() {
                 return Effect::Warn(
                     "no network loaded and none embedded: set EvalFile; using the classical evaluation until then"
@@ -69,7 +69,7 @@ impl Options {
     /// `EvalFile`: takes effect at once if the network is already chosen. An empty path or
     /// `<embedded>` goes back to the embedded network; on error nothing changes.
     fn set_eval_file(&mut self, path: &str) -> Result<Effect, String> {
-        self.loaded = select::load_file(path)?.map(Arc::new);
+        self.loaded = select::load_file(path)?;
         Ok(Effect::None)
     }
 }
@@ -86,8 +86,8 @@ impl Default for Options {
             adjust: Adjustments::default(),
             soft_stop: SoftRule::NAMES[0],
             soft_stop_factor_pct: (NEXT_DEPTH_FACTOR * 100.0) as i64,
-            eval: EvalKind::Classical,
-            loaded: None,
+            eval: select::DEFAULT_EVAL,
+            loaded: select::embedded(),
         }
     }
 }
@@ -213,7 +213,10 @@ fn specs() -> Vec<Spec> {
         Spec {
             name: "Eval",
             kind: Kind::Combo {
-                default: "classical",
+                default: match select::DEFAULT_EVAL {
+                    EvalKind::Nnue => "nnue",
+                    EvalKind::Classical => "classical",
+                },
                 vars: vec!["classical", "nnue"],
                 set: |o, v| {
                     let kind = if v.eq_ignore_ascii_case("nnue") {
@@ -470,7 +473,11 @@ mod tests {
     #[test]
     fn eval_choice_is_each_options_own() {
         let mut chosen = Options::default();
-        // Eval before EvalFile: kept, and the warning says what searches do meanwhile.
+        assert_eq!(chosen.eval, select::DEFAULT_EVAL);
+        assert_eq!(chosen.set("Eval", Some("classical")), Ok(Effect::None));
+        assert!(chosen.network().is_none());
+        // Eval before EvalFile: kept, and without an embedded network the warning says what
+        // searches do meanwhile.
         let warned = chosen.set("Eval", Some("NNUE"));
         if select::embedded().is_none() {
             assert_eq!(
@@ -495,8 +502,8 @@ mod tests {
         assert_eq!(loaded, Ok(Effect::None));
         let in_use = chosen.network().map(|n| n.out_bias);
         assert_eq!(in_use, Some(777), "EvalFile takes effect at once");
-        // Another set of options, in the same process, still evaluates by hand.
-        assert!(Options::default().network().is_none());
+        // Another set of options, in the same process, still has its own network.
+        assert_ne!(Options::default().network().map(|n| n.out_bias), Some(777));
         // A failed load changes nothing.
         assert!(chosen.set("EvalFile", Some("/no/such/net.nnue")).is_err());
         assert_eq!(chosen.network().map(|n| n.out_bias), Some(777));

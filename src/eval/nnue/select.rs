@@ -1,5 +1,6 @@
-//! Which evaluation a search uses: the hand-written one (the default until a network beats
-//! it) or a network, and where a network comes from (a file, or the one built in).
+//! Which evaluation a search uses: the network (the default, since it beat the hand-written
+//! evaluation in matches; MEASUREMENTS.md) or the hand-written one, kept for teaching and
+//! comparison, and where a network comes from (a file, or the one built in).
 //!
 //! The choice is not the process's: whoever starts a search hands it the network, or none
 //! (`search::Limits::network`), and the search reads it once, when it starts. So two
@@ -8,10 +9,13 @@
 //! keeps its choice with its other options (`Eval`, `EvalFile`).
 
 use super::Network;
+use once_cell::sync::Lazy;
 use std::path::Path;
+use std::sync::Arc;
 
-/// The network shipped inside the binary, if one is shipped yet.
-const EMBEDDED: Option<&[u8]> = None;
+/// The network shipped inside the binary. README ("The network") has the commands and the
+/// data that made it.
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("embedded.nnue"));
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvalKind {
@@ -19,19 +23,36 @@ pub enum EvalKind {
     Nnue,
 }
 
-/// The embedded network, parsed (None when none is shipped or it does not parse).
-pub fn embedded() -> Option<Network> {
-    EMBEDDED.and_then(|bytes| Network::from_bytes(bytes).ok())
+/// The evaluation of a fresh engine, of `bench` and of the tools that search (`selfplay`,
+/// `datagen`, `epd`): the network when one is embedded.
+pub const DEFAULT_EVAL: EvalKind = EvalKind::Nnue;
+
+/// The embedded network, parsed once and shared by every search that uses it.
+static EMBEDDED_PARSED: Lazy<Option<Arc<Network>>> =
+    Lazy::new(|| EMBEDDED.and_then(|bytes| Network::from_bytes(bytes).ok().map(Arc::new)));
+
+/// The embedded network (None when none is shipped or it does not parse).
+pub fn embedded() -> Option<Arc<Network>> {
+    EMBEDDED_PARSED.clone()
+}
+
+/// The network a search uses when nobody chose: the embedded one under [`DEFAULT_EVAL`]
+/// `Nnue`, none (the hand-written evaluation) under `Classical`.
+pub fn default_network() -> Option<Arc<Network>> {
+    match DEFAULT_EVAL {
+        EvalKind::Nnue => embedded(),
+        EvalKind::Classical => None,
+    }
 }
 
 /// The network a file name stands for: an empty name or `<embedded>` is the embedded
 /// network (None when this build ships none), anything else a file to read. `Err` says why
 /// the file cannot be used.
-pub fn load_file(path: &str) -> Result<Option<Network>, String> {
+pub fn load_file(path: &str) -> Result<Option<Arc<Network>>, String> {
     if path.is_empty() || path == "<embedded>" {
         Ok(embedded())
     } else {
-        Network::load(Path::new(path)).map(Some)
+        Network::load(Path::new(path)).map(|n| Some(Arc::new(n)))
     }
 }
 
@@ -51,6 +72,7 @@ mod tests {
             "{garbage}"
         );
         let _ = std::fs::remove_file(&dir);
+        assert!(embedded().is_some(), "the shipped network parses");
         assert_eq!(load_file("").map(|n| n.is_some()), Ok(embedded().is_some()));
         assert_eq!(
             load_file("<embedded>").map(|n| n.is_some()),
