@@ -213,17 +213,14 @@ fn specs() -> Vec<Spec> {
         Spec {
             name: "Eval",
             kind: Kind::Combo {
-                default: match select::DEFAULT_EVAL {
-                    EvalKind::Nnue => "nnue",
-                    EvalKind::Classical => "classical",
-                },
-                vars: vec!["classical", "nnue"],
+                default: select::DEFAULT_EVAL.name(),
+                vars: EvalKind::ALL.iter().map(|k| k.name()).collect(),
                 set: |o, v| {
-                    let kind = if v.eq_ignore_ascii_case("nnue") {
-                        EvalKind::Nnue
-                    } else {
-                        EvalKind::Classical
-                    };
+                    // `v` is one of the names (checked before `set` runs).
+                    let kind = EvalKind::ALL
+                        .into_iter()
+                        .find(|k| v.eq_ignore_ascii_case(k.name()))
+                        .unwrap_or(EvalKind::Classical);
                     Ok(o.set_eval(kind))
                 },
             },

@@ -15,12 +15,25 @@ use std::sync::Arc;
 
 /// The network shipped inside the binary. README ("The network") has the commands and the
 /// data that made it.
-const EMBEDDED: Option<&[u8]> = Some(include_bytes!("embedded.nnue"));
+const EMBEDDED: &[u8] = include_bytes!("embedded.nnue");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvalKind {
     Classical,
     Nnue,
+}
+
+impl EvalKind {
+    /// Both kinds, in the order the `Eval` option lists them.
+    pub const ALL: [EvalKind; 2] = [EvalKind::Classical, EvalKind::Nnue];
+
+    /// The kind's name as the `Eval` option spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalKind::Classical => "classical",
+            EvalKind::Nnue => "nnue",
+        }
+    }
 }
 
 /// The evaluation of a fresh engine, of `bench` and of the tools that search (`selfplay`,
@@ -29,9 +42,9 @@ pub const DEFAULT_EVAL: EvalKind = EvalKind::Nnue;
 
 /// The embedded network, parsed once and shared by every search that uses it.
 static EMBEDDED_PARSED: Lazy<Option<Arc<Network>>> =
-    Lazy::new(|| EMBEDDED.and_then(|bytes| Network::from_bytes(bytes).ok().map(Arc::new)));
+    Lazy::new(|| Network::from_bytes(EMBEDDED).ok().map(Arc::new));
 
-/// The embedded network (None when none is shipped or it does not parse).
+/// The embedded network (None if it does not parse, which the tests rule out).
 pub fn embedded() -> Option<Arc<Network>> {
     EMBEDDED_PARSED.clone()
 }
