@@ -43,10 +43,7 @@ impl Options {
     /// The network the next search evaluates with, or None for the hand-written evaluation
     /// (`Eval classical`, or `Eval nnue` before any network is loaded).
     pub fn network(&self) -> Option<Arc<Network>> {
-        match self.eval {
-            EvalKind::Classical => None,
-            EvalKind::Nnue => self.loaded.clone(),
-        }
+        self.eval.network(self.loaded.clone())
     }
 
     /// `Eval`. The choice is kept even when no network is loaded or embedded yet (GUIs may

@@ -13,8 +13,8 @@ use once_cell::sync::Lazy;
 use std::path::Path;
 use std::sync::Arc;
 
-/// The network shipped inside the binary. README ("The network") has the commands and the
-/// data that made it.
+/// The network shipped inside the binary. README ("Training the network") has the commands
+/// and the data that made it.
 const EMBEDDED: &[u8] = include_bytes!("embedded.nnue");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +32,15 @@ impl EvalKind {
         match self {
             EvalKind::Classical => "classical",
             EvalKind::Nnue => "nnue",
+        }
+    }
+
+    /// The network a search gets under this kind, given the one loaded: none (the
+    /// hand-written evaluation) under `Classical`.
+    pub fn network(self, loaded: Option<Arc<Network>>) -> Option<Arc<Network>> {
+        match self {
+            EvalKind::Classical => None,
+            EvalKind::Nnue => loaded,
         }
     }
 }
@@ -52,10 +61,7 @@ pub fn embedded() -> Option<Arc<Network>> {
 /// The network a search uses when nobody chose: the embedded one under [`DEFAULT_EVAL`]
 /// `Nnue`, none (the hand-written evaluation) under `Classical`.
 pub fn default_network() -> Option<Arc<Network>> {
-    match DEFAULT_EVAL {
-        EvalKind::Nnue => embedded(),
-        EvalKind::Classical => None,
-    }
+    DEFAULT_EVAL.network(embedded())
 }
 
 /// The network a file name stands for: an empty name or `<embedded>` is the embedded
