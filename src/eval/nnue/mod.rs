@@ -6,25 +6,34 @@
 //! transformer turns them into `HIDDEN` sums (the accumulator), and the output neuron reads
 //! the clipped sums of the side to move followed by those of the other side:
 //!
-//! `eval = (w_us · CReLU(acc_us) + w_them · CReLU(acc_them) + b) × SCALE`,
-//! `CReLU(x) = clamp(x, 0, 1)`.
+//! `eval = (w_us · σ(acc_us) + w_them · σ(acc_them) + b) × SCALE`,
+//!
+//! where the activation σ is one of two, named in the file ([`Activation`]):
+//! - CReLU, `clamp(x, 0, 1)`, the first networks' choice;
+//! - SCReLU, `clamp(x, 0, 1)²`, the "squared clipped ReLU" that most NNUE engines moved to
+//!   after Viridithas and the bullet trainer showed it stronger at the same size.
 //!
 //! Because one move changes at most four inputs, the accumulator is updated incrementally on
 //! make (see [`Accumulator::apply`]), and evaluation costs one pass over `2 × HIDDEN` values.
-//! CReLU rather than the squared SCReLU keeps every sum inside `i32` with no extra division
-//! (`255 × 511 × 2 × HIDDEN` is far below 2^31).
+//! Every sum stays inside `i32`: under CReLU each term is at most `QA × 32767`; under SCReLU
+//! it is `clamp(acc)² × w`, and a file is refused unless every output weight is within
+//! ±[`SCRELU_MAX_OUT_WEIGHT`], so that `2 × HIDDEN` such terms stay below 2^31 (the trainer
+//! clips its output weights to match).
 //!
 //! # Quantisation (the only place these numbers live)
 //! - feature weights and biases: `round(w × QA)` as i16, so an accumulator value of `QA`
 //!   stands for 1.0, where CReLU saturates;
 //! - output weights: `round(w × QB)` as i16; output bias: `round(b × QA × QB)` as i32;
-//! - centipawns: `(Σ clamp(acc, 0, QA) × w_q + b_q) × SCALE / (QA × QB)`.
+//! - centipawns under CReLU: `(Σ clamp(acc, 0, QA) × w_q + b_q) × SCALE / (QA × QB)`;
+//! - under SCReLU the square carries one factor of `QA` too many, so the sum is divided by
+//!   `QA` first: `(Σ clamp(acc, 0, QA)² × w_q / QA + b_q) × SCALE / (QA × QB)`.
 //!
 //! # File format (`.nnue`, little-endian)
-//! `b"SGNN"`, then u32 version (1), u32 HIDDEN, u32 QA, u32 QB, u32 SCALE; then
-//! `768 × HIDDEN` i16 feature weights (input-major: all of input 0's weights first),
-//! `HIDDEN` i16 feature biases, `2 × HIDDEN` i16 output weights (side to move first), one
-//! i32 output bias. `Network::load` refuses any other size or constants with a message.
+//! `b"SGNN"`, then u32 version, u32 HIDDEN, u32 QA, u32 QB, u32 SCALE; version 2 adds u32
+//! activation (0 CReLU, 1 SCReLU), and version 1 files are CReLU. Then `768 × HIDDEN` i16
+//! feature weights (input-major: all of input 0's weights first), `HIDDEN` i16 feature
+//! biases, `2 × HIDDEN` i16 output weights (side to move first), one i32 output bias.
+//! `Network::load` refuses any other size or constants with a message.
 
 mod accumulator;
 pub mod select;
@@ -43,12 +52,51 @@ pub const QB: i32 = 64;
 /// Centipawns per unit of network output.
 pub const SCALE: i32 = 400;
 pub const MAGIC: &[u8; 4] = b"SGNN";
-pub const VERSION: u32 = 1;
+/// The version [`Network::to_bytes`] writes; version 1 (no activation field) is still read.
+pub const VERSION: u32 = 2;
+/// Largest output weight magnitude an SCReLU file may hold (1.98 × QB, the clip bullet uses):
+/// `2 × HIDDEN × QA² × 127` is just below 2^31.
+pub const SCRELU_MAX_OUT_WEIGHT: i16 = 127;
 /// The search clamps network scores to this, as the hand-written evaluation is clamped, so
 /// they never reach mate scores.
 pub const EVAL_LIMIT_NNUE: i32 = crate::eval::EVAL_LIMIT;
-/// Bytes of a network file with [`HIDDEN`] neurons.
-pub const FILE_BYTES: usize = 24 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// Bytes of a version 2 network file with [`HIDDEN`] neurons.
+pub const FILE_BYTES: usize = 28 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+
+/// The hidden layer's activation (formulas in the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    CReLU,
+    SCReLU,
+}
+
+impl Activation {
+    pub const ALL: [Activation; 2] = [Activation::CReLU, Activation::SCReLU];
+
+    /// The name `train --activation` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::CReLU => "crelu",
+            Activation::SCReLU => "screlu",
+        }
+    }
+
+    /// The number the file format stores.
+    pub fn code(self) -> u32 {
+        match self {
+            Activation::CReLU => 0,
+            Activation::SCReLU => 1,
+        }
+    }
+
+    pub fn from_code(code: u32) -> Option<Activation> {
+        Activation::ALL.into_iter().find(|a| a.code() == code)
+    }
+
+    pub fn from_name(name: &str) -> Option<Activation> {
+        Activation::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
 
 /// Input index of a piece as seen from `perspective`: pieces of the perspective's own colour
 /// first, squares mirrored (rank flipped) for Black so both sides see "their" board.
@@ -70,11 +118,16 @@ pub struct Network {
     /// `[0]` reads the side to move's accumulator, `[1]` the other side's.
     pub out_weights: [[i16; HIDDEN]; 2],
     pub out_bias: i32,
+    pub activation: Activation,
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({INPUTS}->{HIDDEN}x2->1)")
+        write!(
+            f,
+            "Network({INPUTS}->{HIDDEN}x2->1, {})",
+            self.activation.name()
+        )
     }
 }
 
@@ -105,7 +158,8 @@ impl Reader<'_> {
 }
 
 impl Network {
-    /// A network of zeros (evaluates every position as 0); the starting point for parsing.
+    /// A CReLU network of zeros (evaluates every position as 0); the starting point for
+    /// parsing.
     pub fn zeroed() -> Network {
         Network {
             ft_weights: vec![[0; HIDDEN]; INPUTS]
@@ -115,6 +169,7 @@ impl Network {
             ft_bias: [0; HIDDEN],
             out_weights: [[0; HIDDEN]; 2],
             out_bias: 0,
+            activation: Activation::CReLU,
         }
     }
 
@@ -125,9 +180,9 @@ impl Network {
             return Err("not a Sandglass network (magic is not SGNN)".to_string());
         }
         let version = r.u32()?;
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return Err(format!(
-                "network version {version}, this build reads {VERSION}"
+                "network version {version}, this build reads 1 and {VERSION}"
             ));
         }
         let hidden = r.u32()?;
@@ -143,6 +198,11 @@ impl Network {
             ));
         }
         let mut net = Network::zeroed();
+        if version >= 2 {
+            let code = r.u32()?;
+            net.activation = Activation::from_code(code)
+                .ok_or_else(|| format!("unknown activation {code} (0 is CReLU, 1 SCReLU)"))?;
+        }
         for row in net.ft_weights.iter_mut() {
             for w in row.iter_mut() {
                 *w = r.i16()?;
@@ -159,9 +219,18 @@ impl Network {
         net.out_bias = r.take::<4>().map(i32::from_le_bytes)?;
         if r.at != bytes.len() {
             return Err(format!(
-                "{} bytes after the network (file has {}, expected {FILE_BYTES})",
+                "{} bytes after the network (file has {}, expected {})",
                 bytes.len() - r.at,
-                bytes.len()
+                bytes.len(),
+                r.at
+            ));
+        }
+        let widest = net.out_weights.iter().flatten().map(|w| w.unsigned_abs()).max();
+        if net.activation == Activation::SCReLU
+            && widest.unwrap_or(0) > SCRELU_MAX_OUT_WEIGHT.unsigned_abs()
+        {
+            return Err(format!(
+                "an SCReLU output weight exceeds ±{SCRELU_MAX_OUT_WEIGHT}, which could overflow"
             ));
         }
         Ok(net)
@@ -178,7 +247,15 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(FILE_BYTES);
         out.extend_from_slice(MAGIC);
-        for v in [VERSION, HIDDEN as u32, QA as u32, QB as u32, SCALE as u32] {
+        let header = [
+            VERSION,
+            HIDDEN as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+            self.activation.code(),
+        ];
+        for v in header {
             out.extend_from_slice(&v.to_le_bytes());
         }
         let i16s = self
@@ -220,8 +297,18 @@ impl Network {
             Color::White => (&acc.values[0], &acc.values[1]),
             Color::Black => (&acc.values[1], &acc.values[0]),
         };
-        let sum = crelu_dot(us, &self.out_weights[0]) + crelu_dot(them, &self.out_weights[1]);
-        (sum + self.out_bias) * SCALE / (QA * QB)
+        let sum = match self.activation {
+            Activation::CReLU => {
+                crelu_dot(us, &self.out_weights[0]) + crelu_dot(them, &self.out_weights[1])
+            }
+            Activation::SCReLU => {
+                (screlu_dot(us, &self.out_weights[0]) + screlu_dot(them, &self.out_weights[1]))
+                    / QA
+            }
+        };
+        // In i64: the sum may use nearly all of i32's range before the scale is applied.
+        let cp = (i64::from(sum) + i64::from(self.out_bias)) * i64::from(SCALE) / i64::from(QA * QB);
+        cp.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 
     /// Evaluate a board from scratch (tools and tests; the search updates incrementally).
@@ -239,6 +326,23 @@ fn crelu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
         for i in 0..LANES {
             let clipped = i32::from(a[i]).clamp(0, QA);
             sums[i] += clipped * i32::from(w[i]);
+        }
+    }
+    sums.iter().sum()
+}
+
+/// Σ clamp(a, 0, QA)² × w in i32. `clamp × w` fits i16 because the loader bounds `w` by
+/// [`SCRELU_MAX_OUT_WEIGHT`] (255 × 127 = 32,385); multiplying that by the clamped value
+/// again is one 16×16→32 multiply-add, the form SIMD units have.
+#[inline]
+fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    const LANES: usize = 16;
+    let mut sums = [0i32; LANES];
+    for (a, w) in acc.chunks_exact(LANES).zip(weights.chunks_exact(LANES)) {
+        for i in 0..LANES {
+            let clipped = a[i].clamp(0, QA as i16);
+            let times_weight = clipped.wrapping_mul(w[i]);
+            sums[i] += i32::from(times_weight) * i32::from(clipped);
         }
     }
     sums.iter().sum()
@@ -291,6 +395,64 @@ mod tests {
     }
 
     #[test]
+    fn version_1_files_are_crelu_and_screlu_weights_are_bounded() {
+        let mut net = random_network(11);
+        net.activation = Activation::SCReLU;
+        let bytes = net.to_bytes();
+        let back = Network::from_bytes(&bytes).expect("parses");
+        assert_eq!(back.activation, Activation::SCReLU);
+        // Version 1: the same bytes without the activation field, read as CReLU.
+        let mut v1 = bytes.clone();
+        v1[4..8].copy_from_slice(&1u32.to_le_bytes());
+        v1.drain(24..28);
+        let old = Network::from_bytes(&v1).expect("version 1 parses");
+        assert_eq!(old.activation, Activation::CReLU);
+        assert_eq!(old.ft_weights, net.ft_weights);
+        let mut unknown = bytes;
+        unknown[24] = 9;
+        assert!(Network::from_bytes(&unknown)
+            .unwrap_err()
+            .contains("activation"));
+        net.out_weights[1][5] = -(SCRELU_MAX_OUT_WEIGHT + 1);
+        let err = Network::from_bytes(&net.to_bytes()).unwrap_err();
+        assert!(err.contains("overflow"), "{err}");
+    }
+
+    #[test]
+    fn screlu_squares_the_clipped_sum() {
+        // One hidden neuron at half of QA (127 of 255) with an output weight of 1.0 (QB):
+        // (127/255)² × 400 = 99.2 centipawns, where CReLU gives 127/255 × 400 = 199.2.
+        let board = Board::from_str("4k3/8/8/8/8/8/8/4K3 w - - 0 1").expect("test FEN");
+        let mut net = Network::zeroed();
+        net.ft_bias[0] = 127;
+        net.out_weights[0][0] = QB as i16;
+        assert_eq!(net.evaluate_board(&board), 199);
+        net.activation = Activation::SCReLU;
+        assert_eq!(net.evaluate_board(&board), 99);
+        // Saturated above QA and zero below 0, as CReLU.
+        net.ft_bias[0] = 400;
+        assert_eq!(net.evaluate_board(&board), 400);
+        net.ft_bias[0] = -50;
+        assert_eq!(net.evaluate_board(&board), 0);
+    }
+
+    #[test]
+    fn screlu_sums_cannot_overflow() {
+        // Every neuron saturated and every output weight at the largest allowed magnitude.
+        let board = Board::from_str("4k3/8/8/8/8/8/8/4K3 w - - 0 1").expect("test FEN");
+        let mut net = Network::zeroed();
+        net.activation = Activation::SCReLU;
+        net.ft_bias = [QA as i16; HIDDEN];
+        net.out_weights = [[SCRELU_MAX_OUT_WEIGHT; HIDDEN]; 2];
+        let expected = (2 * HIDDEN as i64 * i64::from(QA) * i64::from(SCRELU_MAX_OUT_WEIGHT))
+            * i64::from(SCALE)
+            / i64::from(QA * QB);
+        assert_eq!(i64::from(net.evaluate_board(&board)), expected);
+        net.out_weights = [[-SCRELU_MAX_OUT_WEIGHT; HIDDEN]; 2];
+        assert_eq!(i64::from(net.evaluate_board(&board)), -expected);
+    }
+
+    #[test]
     fn mirrored_position_evaluates_the_same() {
         // The same position with colours swapped and the board flipped: each side sees the
         // same thing from its own perspective, so the side to move gets the same score.
@@ -302,6 +464,9 @@ mod tests {
             Board::from_str("r3k2r/pppbbppp/2n2q1P/1P2p3/3pn3/BN2PNP1/P1PPQPB1/R3K2R b - - 0 1")
                 .expect("test FEN");
         assert_eq!(net.evaluate_board(&a), net.evaluate_board(&b));
+        let mut squared = net;
+        squared.activation = Activation::SCReLU;
+        assert_eq!(squared.evaluate_board(&a), squared.evaluate_board(&b));
     }
 
     #[test]

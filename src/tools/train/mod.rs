@@ -19,7 +19,8 @@ pub mod model;
 
 use super::packed::{decode_all, Packed};
 use indicatif::{ProgressBar, ProgressStyle};
-use model::{backward, features_mirrored, forward, sigmoid, stm_sign, AdamW, PARAMS};
+use crate::eval::nnue::Activation;
+use model::{backward, features_mirrored, forward, sigmoid, stm_sign, AdamW, Progress, PARAMS};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -60,7 +61,11 @@ pub struct TrainArgs {
     /// Also train on every position's left-right mirror image (doubles small data sets).
     #[arg(long)]
     pub mirror: bool,
+    /// The hidden layer's activation: `screlu` (clamp(x, 0, 1)²) or `crelu` (clamp(x, 0, 1)).
+    #[arg(long, default_value = "screlu", value_parser = ["screlu", "crelu"])]
+    pub activation: String,
     /// Continue from `<out>.ckpt`.
+    /// The checkpoint's activation wins over `--activation`.
     #[arg(long)]
     pub resume: bool,
 }
@@ -168,6 +173,7 @@ fn fit_k(samples: &[Sample]) -> f32 {
 struct Targets {
     k: f32,
     lambda: f32,
+    activation: Activation,
 }
 
 impl Targets {
@@ -182,14 +188,14 @@ fn pass(w: &[f32], batch: &[&Sample], t: &Targets, mut grad: Option<&mut [f32]>)
     let ln10 = std::f32::consts::LN_10;
     for s in batch {
         let (us, them) = (&s.us[..usize::from(s.n)], &s.them[..usize::from(s.n)]);
-        let fwd = forward(w, us, them);
+        let fwd = forward(w, us, them, t.activation);
         let p = sigmoid(t.k, fwd.cp);
         let target = t.of(s);
         loss += f64::from((p - target).powi(2));
         if let Some(g) = grad.as_deref_mut() {
             // d/dcp (p − t)² with dp/dcp = p(1 − p)·ln10·K/400.
             let d_cp = 2.0 * (p - target) * p * (1.0 - p) * ln10 * t.k / 400.0;
-            backward(w, &fwd, us, them, d_cp, g);
+            backward(w, &fwd, (us, them), d_cp, g, t.activation);
         }
     }
     loss
@@ -251,6 +257,7 @@ fn train_batch(
         *g = sum * scale;
     }
     opt.step(w, &first[0]);
+    model::clip(w, t.activation);
     loss
 }
 
@@ -258,16 +265,15 @@ fn write_checkpoint(
     args: &TrainArgs,
     w: &[f32],
     opt: &AdamW,
-    epoch: u64,
-    best_valid: f64,
+    progress: Progress,
 ) -> Result<(), String> {
     let ckpt = checkpoint_path(args);
-    std::fs::write(&ckpt, model::checkpoint_bytes(w, opt, epoch, best_valid))
+    std::fs::write(&ckpt, model::checkpoint_bytes(w, opt, progress))
         .map_err(|e| format!("cannot write {}: {e}", ckpt.display()))
 }
 
-fn write_network(args: &TrainArgs, w: &[f32]) -> Result<(), String> {
-    std::fs::write(&args.out, model::quantise(w).to_bytes())
+fn write_network(args: &TrainArgs, w: &[f32], act: Activation) -> Result<(), String> {
+    std::fs::write(&args.out, model::quantise(w, act).to_bytes())
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))
 }
 
@@ -283,15 +289,36 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let started = Instant::now();
     let (train, valid) = load(args)?;
     let k = fit_k(&train);
+    let (mut w, mut opt, done, mut best_valid, activation) = if args.resume {
+        let ckpt = checkpoint_path(args);
+        let bytes =
+            std::fs::read(&ckpt).map_err(|e| format!("cannot read {}: {e}", ckpt.display()))?;
+        let c = model::from_checkpoint(&bytes, args.lr, args.weight_decay)
+            .map_err(|e| format!("{}: {e}", ckpt.display()))?;
+        let p = c.progress;
+        (c.weights, c.opt, p.epoch, p.best_valid, p.activation)
+    } else {
+        let activation = Activation::from_name(&args.activation)
+            .ok_or_else(|| format!("unknown activation {}", args.activation))?;
+        (
+            model::init(args.seed),
+            AdamW::new(PARAMS, args.lr, args.weight_decay),
+            0,
+            f64::INFINITY,
+            activation,
+        )
+    };
     let targets = Targets {
         k,
         lambda: args.lambda.clamp(0.0, 1.0),
+        activation,
     };
     eprintln!(
-        "{} training and {} validation positions, K = {k:.3}, lambda = {}, {} threads",
+        "{} training and {} validation positions, K = {k:.3}, lambda = {}, {}, {} threads",
         train.len(),
         valid.len(),
         targets.lambda,
+        activation.name(),
         threads
     );
     let baseline = |data: &[Sample]| {
@@ -305,21 +332,6 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         baseline(&train),
         baseline(&valid)
     );
-    let (mut w, mut opt, done, mut best_valid) = if args.resume {
-        let ckpt = checkpoint_path(args);
-        let bytes =
-            std::fs::read(&ckpt).map_err(|e| format!("cannot read {}: {e}", ckpt.display()))?;
-        let c = model::from_checkpoint(&bytes, args.lr, args.weight_decay)
-            .map_err(|e| format!("{}: {e}", ckpt.display()))?;
-        (c.weights, c.opt, c.epoch, c.best_valid)
-    } else {
-        (
-            model::init(args.seed),
-            AdamW::new(PARAMS, args.lr, args.weight_decay),
-            0,
-            f64::INFINITY,
-        )
-    };
     opt.lr = args.lr * args.lr_decay.powi(done as i32);
     if let Err(e) = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst)) {
         eprintln!("warning: Ctrl-C will not stop cleanly: {e}");
@@ -355,7 +367,12 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         }
         if STOP.load(Ordering::SeqCst) {
             bar.finish_and_clear();
-            write_checkpoint(args, &w, &opt, epoch - 1, best_valid)?;
+            let progress = Progress {
+                epoch: epoch - 1,
+                best_valid,
+                activation,
+            };
+            write_checkpoint(args, &w, &opt, progress)?;
             eprintln!(
                 "stopped in epoch {epoch}: wrote {}; {} holds the best epoch so far",
                 checkpoint_path(args).display(),
@@ -374,9 +391,14 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         });
         if valid_loss < best_valid || valid.is_empty() {
             best_valid = valid_loss;
-            write_network(args, &w)?;
+            write_network(args, &w, activation)?;
         }
-        write_checkpoint(args, &w, &opt, epoch, best_valid)?;
+        let progress = Progress {
+            epoch,
+            best_valid,
+            activation,
+        };
+        write_checkpoint(args, &w, &opt, progress)?;
         opt.lr *= args.lr_decay;
     }
     bar.finish_and_clear();

@@ -1,7 +1,9 @@
 //! The network in floating point for training: forward and backward passes for one
 //! position, AdamW, quantisation to the engine's format and checkpoints.
 
-use crate::eval::nnue::{feature, Network, HIDDEN, INPUTS, QA, QB, SCALE};
+use crate::eval::nnue::{
+    feature, Activation, Network, HIDDEN, INPUTS, QA, QB, SCALE, SCRELU_MAX_OUT_WEIGHT,
+};
 use crate::tools::packed::Packed;
 use chess::Color;
 
@@ -64,7 +66,47 @@ pub struct Pass {
     pub cp: f32,
 }
 
-pub fn forward(w: &[f32], us: &[u16], them: &[u16]) -> Pass {
+/// The activation in floating point, where the accumulator's 1.0 is the engine's `QA`.
+#[inline]
+fn activate(act: Activation, a: f32) -> f32 {
+    let c = a.clamp(0.0, 1.0);
+    match act {
+        Activation::CReLU => c,
+        Activation::SCReLU => c * c,
+    }
+}
+
+/// The activation's derivative (0 where the clip is flat).
+#[inline]
+fn activate_slope(act: Activation, a: f32) -> f32 {
+    if a <= 0.0 || a >= 1.0 {
+        return 0.0;
+    }
+    match act {
+        Activation::CReLU => 1.0,
+        Activation::SCReLU => 2.0 * a,
+    }
+}
+
+/// The largest output weight the engine accepts under `act` (SCReLU bounds it so the
+/// quantised sums cannot overflow; see `eval::nnue`). The optimiser clips to it after
+/// every step.
+pub fn out_weight_limit(act: Activation) -> f32 {
+    match act {
+        Activation::CReLU => f32::INFINITY,
+        Activation::SCReLU => f32::from(SCRELU_MAX_OUT_WEIGHT) / QB as f32,
+    }
+}
+
+/// Keep the weights inside what the engine's integer arithmetic accepts.
+pub fn clip(w: &mut [f32], act: Activation) {
+    let limit = out_weight_limit(act);
+    for x in &mut w[OUT_W..OUT_B] {
+        *x = x.clamp(-limit, limit);
+    }
+}
+
+pub fn forward(w: &[f32], us: &[u16], them: &[u16], act: Activation) -> Pass {
     let mut acc = [[0.0f32; HIDDEN]; 2];
     for (side, list) in [us, them].into_iter().enumerate() {
         acc[side].copy_from_slice(&w[FT_B..OUT_W]);
@@ -79,7 +121,7 @@ pub fn forward(w: &[f32], us: &[u16], them: &[u16]) -> Pass {
     for side in 0..2 {
         let ow = &w[OUT_W + side * HIDDEN..][..HIDDEN];
         for (a, x) in acc[side].iter().zip(ow) {
-            out += a.clamp(0.0, 1.0) * x;
+            out += activate(act, *a) * x;
         }
     }
     Pass {
@@ -89,7 +131,14 @@ pub fn forward(w: &[f32], us: &[u16], them: &[u16]) -> Pass {
 }
 
 /// Add d(loss)/d(weights) into `grad`, given d(loss)/d(cp) for this position.
-pub fn backward(w: &[f32], pass: &Pass, us: &[u16], them: &[u16], d_cp: f32, grad: &mut [f32]) {
+pub fn backward(
+    w: &[f32],
+    pass: &Pass,
+    (us, them): (&[u16], &[u16]),
+    d_cp: f32,
+    grad: &mut [f32],
+    act: Activation,
+) {
     let d_out = d_cp * SCALE as f32;
     grad[OUT_B] += d_out;
     for (side, list) in [us, them].into_iter().enumerate() {
@@ -98,10 +147,8 @@ pub fn backward(w: &[f32], pass: &Pass, us: &[u16], them: &[u16], d_cp: f32, gra
         let g_ow = &mut grad[OUT_W + side * HIDDEN..][..HIDDEN];
         for i in 0..HIDDEN {
             let a = pass.acc[side][i];
-            g_ow[i] += d_out * a.clamp(0.0, 1.0);
-            if a > 0.0 && a < 1.0 {
-                d_acc[i] = d_out * ow[i];
-            }
+            g_ow[i] += d_out * activate(act, a);
+            d_acc[i] = d_out * ow[i] * activate_slope(act, a);
         }
         for (g, d) in grad[FT_B..OUT_W].iter_mut().zip(&d_acc) {
             *g += d;
@@ -164,9 +211,10 @@ impl AdamW {
 }
 
 /// The engine's quantised network (rounding, clamped to the integer types).
-pub fn quantise(w: &[f32]) -> Network {
+pub fn quantise(w: &[f32], act: Activation) -> Network {
     let q16 = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
     let mut net = Network::zeroed();
+    net.activation = act;
     for (i, row) in net.ft_weights.iter_mut().enumerate() {
         for (j, q) in row.iter_mut().enumerate() {
             *q = q16(w[FT_W + i * HIDDEN + j], QA);
@@ -177,7 +225,8 @@ pub fn quantise(w: &[f32]) -> Network {
     }
     for (side, row) in net.out_weights.iter_mut().enumerate() {
         for (j, q) in row.iter_mut().enumerate() {
-            *q = q16(w[OUT_W + side * HIDDEN + j], QB);
+            let limit = out_weight_limit(act);
+            *q = q16(w[OUT_W + side * HIDDEN + j].clamp(-limit, limit), QB);
         }
     }
     net.out_bias = (w[OUT_B] * (QA * QB) as f32).round() as i32;
@@ -185,14 +234,29 @@ pub fn quantise(w: &[f32]) -> Network {
 }
 
 /// Bytes before the weights in a checkpoint.
-const CKPT_HEADER: usize = 32;
+const CKPT_HEADER: usize = 36;
 
-/// Checkpoint: `b"SGCK"`, u32 HIDDEN, u64 epoch, u64 Adam step, f64 best validation loss
-/// so far, then weights, m and v as f32, all little-endian.
-pub fn checkpoint_bytes(w: &[f32], opt: &AdamW, epoch: u64, best_valid: f64) -> Vec<u8> {
+/// What a checkpoint records besides the weights and the optimiser.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    pub epoch: u64,
+    pub best_valid: f64,
+    pub activation: Activation,
+}
+
+/// Checkpoint: `b"SGC2"`, u32 HIDDEN, u32 activation (the network file's code), u64
+/// epoch, u64 Adam step, f64 best validation loss so far, then weights, m and v as f32,
+/// all little-endian.
+pub fn checkpoint_bytes(w: &[f32], opt: &AdamW, progress: Progress) -> Vec<u8> {
+    let Progress {
+        epoch,
+        best_valid,
+        activation,
+    } = progress;
     let mut out = Vec::with_capacity(CKPT_HEADER + 12 * PARAMS);
-    out.extend_from_slice(b"SGCK");
+    out.extend_from_slice(b"SGC2");
     out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+    out.extend_from_slice(&activation.code().to_le_bytes());
     out.extend_from_slice(&epoch.to_le_bytes());
     out.extend_from_slice(&opt.t.to_le_bytes());
     out.extend_from_slice(&best_valid.to_le_bytes());
@@ -206,13 +270,12 @@ pub fn checkpoint_bytes(w: &[f32], opt: &AdamW, epoch: u64, best_valid: f64) -> 
 pub struct Checkpoint {
     pub weights: Vec<f32>,
     pub opt: AdamW,
-    pub epoch: u64,
-    pub best_valid: f64,
+    pub progress: Progress,
 }
 
 /// Parse a checkpoint.
 pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, String> {
-    if bytes.len() != CKPT_HEADER + 12 * PARAMS || &bytes[0..4] != b"SGCK" {
+    if bytes.len() != CKPT_HEADER + 12 * PARAMS || &bytes[0..4] != b"SGC2" {
         return Err(format!(
             "not a checkpoint of this network ({} bytes, expected {})",
             bytes.len(),
@@ -230,8 +293,11 @@ pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, 
             "checkpoint has {hidden} hidden neurons, this build {HIDDEN}"
         ));
     }
-    let (epoch, t) = (u64_at(8), u64_at(16));
-    let best_valid = f64::from_bits(u64_at(24));
+    let code = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    let activation =
+        Activation::from_code(code).ok_or_else(|| format!("unknown activation {code}"))?;
+    let (epoch, t) = (u64_at(12), u64_at(20));
+    let best_valid = f64::from_bits(u64_at(28));
     let floats: Vec<f32> = bytes[CKPT_HEADER..]
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -243,8 +309,11 @@ pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, 
     Ok(Checkpoint {
         weights: floats[..PARAMS].to_vec(),
         opt,
-        epoch,
-        best_valid,
+        progress: Progress {
+            epoch,
+            best_valid,
+            activation,
+        },
     })
 }
 
@@ -280,9 +349,14 @@ mod tests {
         let w = init(1);
         let mut opt = AdamW::new(PARAMS, 0.001, 0.0);
         opt.step(&mut w.clone(), &w);
-        let bytes = checkpoint_bytes(&w, &opt, 3, 0.0215);
+        let progress = Progress {
+            epoch: 3,
+            best_valid: 0.0215,
+            activation: Activation::SCReLU,
+        };
+        let bytes = checkpoint_bytes(&w, &opt, progress);
         let back = from_checkpoint(&bytes, 0.001, 0.0).expect("parses");
-        assert_eq!((back.epoch, back.opt.t, back.best_valid), (3, 1, 0.0215));
+        assert_eq!((back.progress, back.opt.t), (progress, 1));
         assert_eq!(back.weights, w);
         assert_eq!(back.opt.v, opt.v);
         assert!(from_checkpoint(&bytes[1..], 0.001, 0.0).is_err());
@@ -298,35 +372,57 @@ mod tests {
 
     #[test]
     fn quantised_network_agrees_with_the_float_one() {
-        // Output weights as large as trained ones, so the rounding of QB = 64 is small
-        // beside them.
-        let mut w = init(5);
-        for x in &mut w[OUT_W..OUT_B] {
-            *x *= 16.0;
+        // Output weights as large as trained ones (within SCReLU's clip), so the rounding of
+        // QB = 64 is small beside them.
+        for act in Activation::ALL {
+            let mut w = init(5);
+            for x in &mut w[OUT_W..OUT_B] {
+                *x *= 16.0;
+            }
+            clip(&mut w, act);
+            let net = quantise(&w, act);
+            assert_eq!(net.activation, act);
+            let board = Board::from_str(
+                "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            )
+            .expect("test FEN");
+            let packed = Packed::new(&board, 0, 1, 4);
+            let (us, them, n) = features(&packed);
+            let float = forward(&w, &us[..n], &them[..n], act).cp;
+            let int = net.evaluate_board(&board) as f32;
+            assert!(
+                (float - int).abs() < 0.02 * float.abs() + 4.0,
+                "{act:?}: float {float} int {int}"
+            );
         }
-        let net = quantise(&w);
-        let board =
-            Board::from_str("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
-                .expect("test FEN");
-        let packed = Packed::new(&board, 0, 1, 4);
-        let (us, them, n) = features(&packed);
-        let float = forward(&w, &us[..n], &them[..n]).cp;
-        let int = net.evaluate_board(&board) as f32;
-        assert!(
-            (float - int).abs() < 0.02 * float.abs() + 4.0,
-            "float {float} int {int}"
-        );
+    }
+
+    #[test]
+    fn clipped_screlu_weights_load_in_the_engine() {
+        let mut w = init(2);
+        for x in &mut w[OUT_W..OUT_B] {
+            *x *= 100.0;
+        }
+        clip(&mut w, Activation::SCReLU);
+        let bytes = quantise(&w, Activation::SCReLU).to_bytes();
+        assert!(Network::from_bytes(&bytes).is_ok());
     }
 
     #[test]
     fn gradient_matches_finite_differences() {
+        for act in Activation::ALL {
+            gradient_check(act);
+        }
+    }
+
+    fn gradient_check(act: Activation) {
         let w = init(9);
         let board = Board::from_str("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1").expect("test FEN");
         let (us, them, n) = features(&Packed::new(&board, 0, 1, 1));
         let (us, them) = (&us[..n], &them[..n]);
         let mut grad = vec![0.0; PARAMS];
-        let pass = forward(&w, us, them);
-        backward(&w, &pass, us, them, 1.0, &mut grad);
+        let pass = forward(&w, us, them, act);
+        backward(&w, &pass, (us, them), 1.0, &mut grad, act);
         for &i in &[
             OUT_B,
             OUT_W + 3,
@@ -337,10 +433,11 @@ mod tests {
             plus[i] += 1e-3;
             let mut minus = w.clone();
             minus[i] -= 1e-3;
-            let numeric = (forward(&plus, us, them).cp - forward(&minus, us, them).cp) / 2e-3;
+            let numeric =
+                (forward(&plus, us, them, act).cp - forward(&minus, us, them, act).cp) / 2e-3;
             assert!(
                 (numeric - grad[i]).abs() < 0.05 * numeric.abs().max(1.0),
-                "param {i}: {numeric} vs {}",
+                "{act:?} param {i}: {numeric} vs {}",
                 grad[i]
             );
         }
