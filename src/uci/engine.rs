@@ -500,7 +500,7 @@ mod tests {
         // A network that gives the side to move 3000 cp in every position, far from any
         // hand-written evaluation of the start position.
         let mut net = Network::zeroed();
-        net.out_bias = 3000 * QA * QB / SCALE;
+        net.outputs[0].bias = 3000 * QA * QB / SCALE;
         let path =
             std::env::temp_dir().join(format!("sandglass-engine-test-{}.nnue", std::process::id()));
         std::fs::write(&path, net.to_bytes()).expect("temp file");

@@ -485,7 +485,7 @@ mod tests {
         }
         assert_eq!(chosen.eval, EvalKind::Nnue);
         let mut net = Network::zeroed();
-        net.out_bias = 777;
+        net.outputs[0].bias = 777;
         let path = std::env::temp_dir().join(format!(
             "sandglass-options-test-{}.nnue",
             std::process::id()
@@ -494,17 +494,20 @@ mod tests {
         let loaded = chosen.set("EvalFile", path.to_str());
         let _ = std::fs::remove_file(&path);
         assert_eq!(loaded, Ok(Effect::None));
-        let in_use = chosen.network().map(|n| n.out_bias);
+        let in_use = chosen.network().map(|n| n.outputs[0].bias);
         assert_eq!(in_use, Some(777), "EvalFile takes effect at once");
         // Another set of options, in the same process, still has its own network.
-        assert_ne!(Options::default().network().map(|n| n.out_bias), Some(777));
+        assert_ne!(
+            Options::default().network().map(|n| n.outputs[0].bias),
+            Some(777)
+        );
         // A failed load changes nothing.
         assert!(chosen.set("EvalFile", Some("/no/such/net.nnue")).is_err());
-        assert_eq!(chosen.network().map(|n| n.out_bias), Some(777));
+        assert_eq!(chosen.network().map(|n| n.outputs[0].bias), Some(777));
         assert_eq!(chosen.set("Eval", Some("classical")), Ok(Effect::None));
         assert!(chosen.network().is_none());
         assert_eq!(chosen.set("Eval", Some("nnue")), Ok(Effect::None));
-        assert_eq!(chosen.network().map(|n| n.out_bias), Some(777));
+        assert_eq!(chosen.network().map(|n| n.outputs[0].bias), Some(777));
         // Back to the embedded network, which this build may not have.
         assert!(chosen.set("EvalFile", Some("<embedded>")).is_ok());
         assert_eq!(chosen.network().is_some(), select::embedded().is_some());

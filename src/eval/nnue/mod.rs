@@ -3,10 +3,15 @@
 //! # Architecture
 //! `768 → HIDDEN ×2 → 1`: each side's "perspective" sees 768 binary inputs (own/enemy ×
 //! piece type × square, the board mirrored vertically for Black), a shared feature
-//! transformer turns them into `HIDDEN` sums (the accumulator), and the output neuron reads
+//! transformer turns them into `HIDDEN` sums (the accumulator), and an output neuron reads
 //! the clipped sums of the side to move followed by those of the other side:
 //!
-//! `eval = (w_us · σ(acc_us) + w_them · σ(acc_them) + b) × SCALE`,
+//! `eval = (w_us · σ(acc_us) + w_them · σ(acc_them) + b) × SCALE`.
+//!
+//! A network may have several output neurons ("output buckets"), of which the number of
+//! pieces on the board picks one ([`output_bucket`]): an endgame's few pieces are then
+//! weighed by weights of their own instead of the ones tuned mostly on middlegames, at the
+//! cost of nothing in the accumulator.
 //!
 //! where the activation σ is one of two, named in the file ([`Activation`]):
 //! - CReLU, `clamp(x, 0, 1)`, the first networks' choice;
@@ -30,9 +35,10 @@
 //!
 //! # File format (`.nnue`, little-endian)
 //! `b"SGNN"`, then u32 version, u32 HIDDEN, u32 QA, u32 QB, u32 SCALE; version 2 adds u32
-//! activation (0 CReLU, 1 SCReLU), and version 1 files are CReLU. Then `768 × HIDDEN` i16
-//! feature weights (input-major: all of input 0's weights first), `HIDDEN` i16 feature
-//! biases, `2 × HIDDEN` i16 output weights (side to move first), one i32 output bias.
+//! activation (0 CReLU, 1 SCReLU) and u32 output buckets (1 to [`MAX_BUCKETS`]); version 1
+//! files are CReLU with one bucket. Then `768 × HIDDEN` i16 feature weights (input-major:
+//! all of input 0's weights first), `HIDDEN` i16 feature biases, and for each bucket
+//! `2 × HIDDEN` i16 output weights (side to move first) and one i32 output bias.
 //! `Network::load` refuses any other size or constants with a message.
 
 mod accumulator;
@@ -60,8 +66,21 @@ pub const SCRELU_MAX_OUT_WEIGHT: i16 = 127;
 /// The search clamps network scores to this, as the hand-written evaluation is clamped, so
 /// they never reach mate scores.
 pub const EVAL_LIMIT_NNUE: i32 = crate::eval::EVAL_LIMIT;
-/// Bytes of a version 2 network file with [`HIDDEN`] neurons.
-pub const FILE_BYTES: usize = 28 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// Most output buckets a file may have.
+pub const MAX_BUCKETS: usize = 16;
+
+/// Bytes of a version 2 network file with [`HIDDEN`] neurons and `buckets` output buckets.
+pub const fn file_bytes(buckets: usize) -> usize {
+    32 + 2 * (INPUTS * HIDDEN + HIDDEN) + buckets * (4 * HIDDEN + 4)
+}
+
+/// The output bucket of a position with `pieces` pieces (kings included) when a network has
+/// `buckets`: equal slices of 2..=32 pieces, fewest pieces first (8 buckets: `(pieces − 2) / 4`,
+/// the usual choice of NNUE engines with material buckets).
+#[inline]
+pub fn output_bucket(buckets: usize, pieces: usize) -> usize {
+    (pieces.saturating_sub(2) * buckets / 32).min(buckets.saturating_sub(1))
+}
 
 /// The hidden layer's activation (formulas in the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,14 +129,28 @@ pub fn feature(perspective: Color, colour: Color, piece: Piece, square: Square) 
     side * 384 + piece.to_index() * 64 + sq
 }
 
+/// One output neuron, quantised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Output {
+    /// `[0]` reads the side to move's accumulator, `[1]` the other side's.
+    pub weights: [[i16; HIDDEN]; 2],
+    pub bias: i32,
+}
+
+impl Output {
+    pub const ZERO: Output = Output {
+        weights: [[0; HIDDEN]; 2],
+        bias: 0,
+    };
+}
+
 /// Quantised weights.
 #[derive(Clone)]
 pub struct Network {
     pub ft_weights: Box<[[i16; HIDDEN]; INPUTS]>,
     pub ft_bias: [i16; HIDDEN],
-    /// `[0]` reads the side to move's accumulator, `[1]` the other side's.
-    pub out_weights: [[i16; HIDDEN]; 2],
-    pub out_bias: i32,
+    /// One per output bucket (at least one).
+    pub outputs: Vec<Output>,
     pub activation: Activation,
 }
 
@@ -125,8 +158,9 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({INPUTS}->{HIDDEN}x2->1, {})",
-            self.activation.name()
+            "Network({INPUTS}->{HIDDEN}x2->1, {}, {} buckets)",
+            self.activation.name(),
+            self.outputs.len()
         )
     }
 }
@@ -143,7 +177,7 @@ impl Reader<'_> {
         let slice = self
             .bytes
             .get(self.at..end)
-            .ok_or_else(|| format!("file ends at byte {} (need {FILE_BYTES})", self.bytes.len()))?;
+            .ok_or_else(|| format!("file ends early, at byte {}", self.bytes.len()))?;
         self.at = end;
         let mut out = [0u8; N];
         out.copy_from_slice(slice);
@@ -158,8 +192,8 @@ impl Reader<'_> {
 }
 
 impl Network {
-    /// A CReLU network of zeros (evaluates every position as 0); the starting point for
-    /// parsing.
+    /// A CReLU network of zeros with one bucket (evaluates every position as 0); the
+    /// starting point for parsing.
     pub fn zeroed() -> Network {
         Network {
             ft_weights: vec![[0; HIDDEN]; INPUTS]
@@ -167,8 +201,7 @@ impl Network {
                 .try_into()
                 .unwrap_or_else(|_| unreachable!("length is INPUTS")),
             ft_bias: [0; HIDDEN],
-            out_weights: [[0; HIDDEN]; 2],
-            out_bias: 0,
+            outputs: vec![Output::ZERO],
             activation: Activation::CReLU,
         }
     }
@@ -202,6 +235,13 @@ impl Network {
             let code = r.u32()?;
             net.activation = Activation::from_code(code)
                 .ok_or_else(|| format!("unknown activation {code} (0 is CReLU, 1 SCReLU)"))?;
+            let buckets = r.u32()? as usize;
+            if !(1..=MAX_BUCKETS).contains(&buckets) {
+                return Err(format!(
+                    "network has {buckets} output buckets; 1 to {MAX_BUCKETS} are allowed"
+                ));
+            }
+            net.outputs = vec![Output::ZERO; buckets];
         }
         for row in net.ft_weights.iter_mut() {
             for w in row.iter_mut() {
@@ -211,12 +251,12 @@ impl Network {
         for b in net.ft_bias.iter_mut() {
             *b = r.i16()?;
         }
-        for row in net.out_weights.iter_mut() {
-            for w in row.iter_mut() {
+        for output in net.outputs.iter_mut() {
+            for w in output.weights.iter_mut().flatten() {
                 *w = r.i16()?;
             }
+            output.bias = r.take::<4>().map(i32::from_le_bytes)?;
         }
-        net.out_bias = r.take::<4>().map(i32::from_le_bytes)?;
         if r.at != bytes.len() {
             return Err(format!(
                 "{} bytes after the network (file has {}, expected {})",
@@ -225,7 +265,12 @@ impl Network {
                 r.at
             ));
         }
-        let widest = net.out_weights.iter().flatten().map(|w| w.unsigned_abs()).max();
+        let widest = net
+            .outputs
+            .iter()
+            .flat_map(|o| o.weights.iter().flatten())
+            .map(|w| w.unsigned_abs())
+            .max();
         if net.activation == Activation::SCReLU
             && widest.unwrap_or(0) > SCRELU_MAX_OUT_WEIGHT.unsigned_abs()
         {
@@ -245,7 +290,7 @@ impl Network {
 
     /// The file's bytes (inverse of [`Network::from_bytes`]).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_BYTES);
+        let mut out = Vec::with_capacity(file_bytes(self.outputs.len()));
         out.extend_from_slice(MAGIC);
         let header = [
             VERSION,
@@ -254,20 +299,20 @@ impl Network {
             QB as u32,
             SCALE as u32,
             self.activation.code(),
+            self.outputs.len() as u32,
         ];
         for v in header {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        let i16s = self
-            .ft_weights
-            .iter()
-            .flatten()
-            .chain(&self.ft_bias)
-            .chain(self.out_weights.iter().flatten());
-        for w in i16s {
+        for w in self.ft_weights.iter().flatten().chain(&self.ft_bias) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        for output in &self.outputs {
+            for w in output.weights.iter().flatten() {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+            out.extend_from_slice(&output.bias.to_le_bytes());
+        }
         out
     }
 
@@ -290,30 +335,33 @@ impl Network {
         acc
     }
 
-    /// Centipawns for the side to move, from an accumulator that matches the board.
+    /// Centipawns for the side to move, from an accumulator that matches the board, which
+    /// has `pieces` pieces (for the output bucket).
     #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, stm: Color) -> i32 {
+    pub fn evaluate(&self, acc: &Accumulator, stm: Color, pieces: u32) -> i32 {
         let (us, them) = match stm {
             Color::White => (&acc.values[0], &acc.values[1]),
             Color::Black => (&acc.values[1], &acc.values[0]),
         };
+        let bucket = output_bucket(self.outputs.len(), pieces as usize);
+        let Some(out) = self.outputs.get(bucket) else {
+            return 0;
+        };
         let sum = match self.activation {
-            Activation::CReLU => {
-                crelu_dot(us, &self.out_weights[0]) + crelu_dot(them, &self.out_weights[1])
-            }
+            Activation::CReLU => crelu_dot(us, &out.weights[0]) + crelu_dot(them, &out.weights[1]),
             Activation::SCReLU => {
-                (screlu_dot(us, &self.out_weights[0]) + screlu_dot(them, &self.out_weights[1]))
-                    / QA
+                (screlu_dot(us, &out.weights[0]) + screlu_dot(them, &out.weights[1])) / QA
             }
         };
         // In i64: the sum may use nearly all of i32's range before the scale is applied.
-        let cp = (i64::from(sum) + i64::from(self.out_bias)) * i64::from(SCALE) / i64::from(QA * QB);
+        let cp = (i64::from(sum) + i64::from(out.bias)) * i64::from(SCALE) / i64::from(QA * QB);
         cp.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 
     /// Evaluate a board from scratch (tools and tests; the search updates incrementally).
     pub fn evaluate_board(&self, board: &Board) -> i32 {
-        self.evaluate(&self.refresh(board), board.side_to_move())
+        let pieces = board.combined().popcnt();
+        self.evaluate(&self.refresh(board), board.side_to_move(), pieces)
     }
 }
 
@@ -366,12 +414,10 @@ mod tests {
         for b in net.ft_bias.iter_mut() {
             *b = next() * 3;
         }
-        for row in net.out_weights.iter_mut() {
-            for w in row.iter_mut() {
-                *w = next();
-            }
+        for w in net.outputs[0].weights.iter_mut().flatten() {
+            *w = next();
         }
-        net.out_bias = 1234;
+        net.outputs[0].bias = 1234;
         net
     }
 
@@ -379,7 +425,7 @@ mod tests {
     fn file_round_trip_and_errors() {
         let net = random_network(7);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), FILE_BYTES);
+        assert_eq!(bytes.len(), file_bytes(1));
         let back = Network::from_bytes(&bytes).expect("parses");
         assert_eq!(back.to_bytes(), bytes);
         assert!(Network::from_bytes(&bytes[..100]).is_err());
@@ -404,7 +450,7 @@ mod tests {
         // Version 1: the same bytes without the activation field, read as CReLU.
         let mut v1 = bytes.clone();
         v1[4..8].copy_from_slice(&1u32.to_le_bytes());
-        v1.drain(24..28);
+        v1.drain(24..32);
         let old = Network::from_bytes(&v1).expect("version 1 parses");
         assert_eq!(old.activation, Activation::CReLU);
         assert_eq!(old.ft_weights, net.ft_weights);
@@ -413,9 +459,40 @@ mod tests {
         assert!(Network::from_bytes(&unknown)
             .unwrap_err()
             .contains("activation"));
-        net.out_weights[1][5] = -(SCRELU_MAX_OUT_WEIGHT + 1);
+        let mut no_buckets = net.to_bytes();
+        no_buckets[28] = 0;
+        assert!(Network::from_bytes(&no_buckets)
+            .unwrap_err()
+            .contains("buckets"));
+        net.outputs[0].weights[1][5] = -(SCRELU_MAX_OUT_WEIGHT + 1);
         let err = Network::from_bytes(&net.to_bytes()).unwrap_err();
         assert!(err.contains("overflow"), "{err}");
+    }
+
+    #[test]
+    fn the_piece_count_picks_the_output_bucket() {
+        // Eight buckets: (pieces − 2) / 4, the usual material buckets.
+        let expected = [(2, 0), (5, 0), (6, 1), (17, 3), (18, 4), (31, 7), (32, 7)];
+        for (pieces, bucket) in expected {
+            assert_eq!(output_bucket(8, pieces), bucket, "{pieces} pieces");
+        }
+        assert_eq!(output_bucket(1, 32), 0);
+        assert_eq!(output_bucket(1, 2), 0);
+        // A network whose buckets give 100 × their index: a bare-kings position reads
+        // bucket 0, the start position bucket 7.
+        let mut net = Network::zeroed();
+        net.outputs = (0..8)
+            .map(|b| Output {
+                bias: 100 * b * QA * QB / SCALE,
+                ..Output::ZERO
+            })
+            .collect();
+        let kings = Board::from_str("4k3/8/8/8/8/8/8/4K3 w - - 0 1").expect("test FEN");
+        assert_eq!(net.evaluate_board(&kings), 0);
+        assert_eq!(net.evaluate_board(&Board::default()), 700);
+        let back = Network::from_bytes(&net.to_bytes()).expect("parses");
+        assert_eq!(back.outputs, net.outputs);
+        assert_eq!(net.to_bytes().len(), file_bytes(8));
     }
 
     #[test]
@@ -425,7 +502,7 @@ mod tests {
         let board = Board::from_str("4k3/8/8/8/8/8/8/4K3 w - - 0 1").expect("test FEN");
         let mut net = Network::zeroed();
         net.ft_bias[0] = 127;
-        net.out_weights[0][0] = QB as i16;
+        net.outputs[0].weights[0][0] = QB as i16;
         assert_eq!(net.evaluate_board(&board), 199);
         net.activation = Activation::SCReLU;
         assert_eq!(net.evaluate_board(&board), 99);
@@ -443,12 +520,12 @@ mod tests {
         let mut net = Network::zeroed();
         net.activation = Activation::SCReLU;
         net.ft_bias = [QA as i16; HIDDEN];
-        net.out_weights = [[SCRELU_MAX_OUT_WEIGHT; HIDDEN]; 2];
+        net.outputs[0].weights = [[SCRELU_MAX_OUT_WEIGHT; HIDDEN]; 2];
         let expected = (2 * HIDDEN as i64 * i64::from(QA) * i64::from(SCRELU_MAX_OUT_WEIGHT))
             * i64::from(SCALE)
             / i64::from(QA * QB);
         assert_eq!(i64::from(net.evaluate_board(&board)), expected);
-        net.out_weights = [[-SCRELU_MAX_OUT_WEIGHT; HIDDEN]; 2];
+        net.outputs[0].weights = [[-SCRELU_MAX_OUT_WEIGHT; HIDDEN]; 2];
         assert_eq!(i64::from(net.evaluate_board(&board)), -expected);
     }
 

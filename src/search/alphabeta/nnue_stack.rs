@@ -47,7 +47,11 @@ impl Searcher<'_> {
         match &self.nnue {
             Some(n) => n
                 .net
-                .evaluate(&n.accs[ply], board.side_to_move())
+                .evaluate(
+                    &n.accs[ply],
+                    board.side_to_move(),
+                    board.combined().popcnt(),
+                )
                 .clamp(-EVAL_LIMIT_NNUE, EVAL_LIMIT_NNUE),
             None => evaluate(board),
         }

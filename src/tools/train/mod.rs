@@ -18,9 +18,9 @@
 pub mod model;
 
 use super::packed::{decode_all, Packed};
+use crate::eval::nnue::{Activation, MAX_BUCKETS};
 use indicatif::{ProgressBar, ProgressStyle};
-use crate::eval::nnue::Activation;
-use model::{backward, features_mirrored, forward, sigmoid, stm_sign, AdamW, Progress, PARAMS};
+use model::{backward, features_mirrored, forward, sigmoid, stm_sign, AdamW, Progress, Shape};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -64,8 +64,11 @@ pub struct TrainArgs {
     /// The hidden layer's activation: `screlu` (clamp(x, 0, 1)²) or `crelu` (clamp(x, 0, 1)).
     #[arg(long, default_value = "screlu", value_parser = ["screlu", "crelu"])]
     pub activation: String,
-    /// Continue from `<out>.ckpt`.
-    /// The checkpoint's activation wins over `--activation`.
+    /// Output buckets, chosen by the number of pieces (1 to 16; 1 is a single output).
+    #[arg(long, default_value_t = 8)]
+    pub buckets: usize,
+    /// Continue from `<out>.ckpt`. The checkpoint's activation and buckets win over the
+    /// options.
     #[arg(long)]
     pub resume: bool,
 }
@@ -173,7 +176,7 @@ fn fit_k(samples: &[Sample]) -> f32 {
 struct Targets {
     k: f32,
     lambda: f32,
-    activation: Activation,
+    shape: Shape,
 }
 
 impl Targets {
@@ -188,14 +191,14 @@ fn pass(w: &[f32], batch: &[&Sample], t: &Targets, mut grad: Option<&mut [f32]>)
     let ln10 = std::f32::consts::LN_10;
     for s in batch {
         let (us, them) = (&s.us[..usize::from(s.n)], &s.them[..usize::from(s.n)]);
-        let fwd = forward(w, us, them, t.activation);
+        let fwd = forward(w, t.shape, us, them);
         let p = sigmoid(t.k, fwd.cp);
         let target = t.of(s);
         loss += f64::from((p - target).powi(2));
         if let Some(g) = grad.as_deref_mut() {
             // d/dcp (p − t)² with dp/dcp = p(1 − p)·ln10·K/400.
             let d_cp = 2.0 * (p - target) * p * (1.0 - p) * ln10 * t.k / 400.0;
-            backward(w, &fwd, (us, them), d_cp, g, t.activation);
+            backward(w, &fwd, (us, them), d_cp, g, t.shape.activation);
         }
     }
     loss
@@ -257,7 +260,7 @@ fn train_batch(
         *g = sum * scale;
     }
     opt.step(w, &first[0]);
-    model::clip(w, t.activation);
+    model::clip(w, t.shape);
     loss
 }
 
@@ -272,8 +275,8 @@ fn write_checkpoint(
         .map_err(|e| format!("cannot write {}: {e}", ckpt.display()))
 }
 
-fn write_network(args: &TrainArgs, w: &[f32], act: Activation) -> Result<(), String> {
-    std::fs::write(&args.out, model::quantise(w, act).to_bytes())
+fn write_network(args: &TrainArgs, w: &[f32], shape: Shape) -> Result<(), String> {
+    std::fs::write(&args.out, model::quantise(w, shape).to_bytes())
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))
 }
 
@@ -289,36 +292,44 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let started = Instant::now();
     let (train, valid) = load(args)?;
     let k = fit_k(&train);
-    let (mut w, mut opt, done, mut best_valid, activation) = if args.resume {
+    let (mut w, mut opt, done, mut best_valid, shape) = if args.resume {
         let ckpt = checkpoint_path(args);
         let bytes =
             std::fs::read(&ckpt).map_err(|e| format!("cannot read {}: {e}", ckpt.display()))?;
         let c = model::from_checkpoint(&bytes, args.lr, args.weight_decay)
             .map_err(|e| format!("{}: {e}", ckpt.display()))?;
         let p = c.progress;
-        (c.weights, c.opt, p.epoch, p.best_valid, p.activation)
+        (c.weights, c.opt, p.epoch, p.best_valid, p.shape)
     } else {
         let activation = Activation::from_name(&args.activation)
             .ok_or_else(|| format!("unknown activation {}", args.activation))?;
+        if !(1..=MAX_BUCKETS).contains(&args.buckets) {
+            return Err(format!("--buckets must be 1 to {MAX_BUCKETS}"));
+        }
+        let shape = Shape {
+            activation,
+            buckets: args.buckets,
+        };
         (
-            model::init(args.seed),
-            AdamW::new(PARAMS, args.lr, args.weight_decay),
+            model::init(shape, args.seed),
+            AdamW::new(shape.params(), args.lr, args.weight_decay),
             0,
             f64::INFINITY,
-            activation,
+            shape,
         )
     };
     let targets = Targets {
         k,
         lambda: args.lambda.clamp(0.0, 1.0),
-        activation,
+        shape,
     };
     eprintln!(
-        "{} training and {} validation positions, K = {k:.3}, lambda = {}, {}, {} threads",
+        "{} training and {} validation positions, K = {k:.3}, lambda = {}, {}, {} buckets, {} threads",
         train.len(),
         valid.len(),
         targets.lambda,
-        activation.name(),
+        shape.activation.name(),
+        shape.buckets,
         threads
     );
     let baseline = |data: &[Sample]| {
@@ -336,7 +347,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     if let Err(e) = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst)) {
         eprintln!("warning: Ctrl-C will not stop cleanly: {e}");
     }
-    let mut grads = vec![vec![0.0f32; PARAMS]; threads];
+    let mut grads = vec![vec![0.0f32; shape.params()]; threads];
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = crate::rng::Rng::new(args.seed ^ 0x9E37_79B9_7F4A_7C15 ^ done);
     let batches = train.len().div_ceil(batch_size) as u64;
@@ -370,7 +381,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             let progress = Progress {
                 epoch: epoch - 1,
                 best_valid,
-                activation,
+                shape,
             };
             write_checkpoint(args, &w, &opt, progress)?;
             eprintln!(
@@ -391,12 +402,12 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         });
         if valid_loss < best_valid || valid.is_empty() {
             best_valid = valid_loss;
-            write_network(args, &w, activation)?;
+            write_network(args, &w, shape)?;
         }
         let progress = Progress {
             epoch,
             best_valid,
-            activation,
+            shape,
         };
         write_checkpoint(args, &w, &opt, progress)?;
         opt.lr *= args.lr_decay;
