@@ -1,0 +1,101 @@
+//! The network pipeline end to end, as a user runs it: `datagen` writes positions, `train`
+//! fits a network to them and writes a `.nnue` file, and the engine loads that file with
+//! `EvalFile` and searches with it.
+
+mod common;
+
+use common::{Engine, BIN, LIVE};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A fresh folder under the system's temporary directory for this test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sandglass-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Run the binary with `args`; panics with its output unless it succeeds.
+fn run(args: &[&str]) -> String {
+    let out = Command::new(BIN)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "sandglass {args:?} failed:\n{text}");
+    text
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("temp paths are UTF-8")
+}
+
+#[test]
+fn datagen_then_train_then_search_with_the_network() {
+    let dir = scratch("pipeline");
+    let book = dir.join("book.epd");
+    std::fs::write(
+        &book,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
+         rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n",
+    )
+    .expect("book");
+    let data = dir.join("data");
+    run(&[
+        "datagen",
+        "--book",
+        path(&book),
+        "--out",
+        path(&data),
+        "--positions",
+        "400",
+        "--nodes",
+        "200",
+        "--seed",
+        "3",
+    ]);
+    let net = dir.join("net.nnue");
+    let log = run(&[
+        "train",
+        path(&data),
+        "--out",
+        path(&net),
+        "--epochs",
+        "2",
+        "--batch",
+        "32",
+        "--valid",
+        "0.2",
+        "--mirror",
+    ]);
+    assert!(log.contains("screlu, 8 buckets"), "{log}");
+    assert!(log.contains("epoch 2: train loss"), "{log}");
+    // The file the default shape writes: SCReLU, eight output buckets.
+    let bytes = std::fs::read(&net).expect("train wrote the network");
+    let loaded = sandglass::eval::nnue::Network::from_bytes(&bytes).expect("it parses");
+    assert_eq!(loaded.outputs.len(), 8);
+    assert_eq!(loaded.activation, sandglass::eval::nnue::Activation::SCReLU);
+
+    let mut e = Engine::ready();
+    e.send(&format!("setoption name EvalFile value {}", path(&net)));
+    e.send("setoption name Eval value nnue");
+    let lines = e.sync();
+    if let Some(err) = lines.iter().find(|l| l.is_error()) {
+        e.fail(&format!("the trained network was refused: {}", err.text));
+    }
+    e.send("position startpos moves e2e4");
+    e.send("go depth 5");
+    let lines = e.until_bestmove(LIVE);
+    let best = lines
+        .last()
+        .map(|l| l.best().to_string())
+        .unwrap_or_default();
+    e.assert_legal("position startpos moves e2e4", &best);
+    e.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
