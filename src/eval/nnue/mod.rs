@@ -6,17 +6,18 @@
 //! transformer turns them into `HIDDEN` sums (the accumulator), and an output neuron reads
 //! the clipped sums of the side to move followed by those of the other side:
 //!
-//! `eval = (w_us · σ(acc_us) + w_them · σ(acc_them) + b) × SCALE`.
+//! `eval = (w_us · σ(acc_us) + w_them · σ(acc_them) + b) × SCALE`,
+//!
+//! where the activation σ is one of two, named in the file ([`Activation`]):
+//! - CReLU, `clamp(x, 0, 1)`, the first networks' choice;
+//! - SCReLU, `clamp(x, 0, 1)²`, the "squared clipped ReLU": the square lets one neuron
+//!   express a curved response at no cost in the accumulator. The shipped network uses it.
 //!
 //! A network may have several output neurons ("output buckets"), of which the number of
 //! pieces on the board picks one ([`output_bucket`]): an endgame's few pieces are then
 //! weighed by weights of their own instead of the ones tuned mostly on middlegames, at the
-//! cost of nothing in the accumulator.
-//!
-//! where the activation σ is one of two, named in the file ([`Activation`]):
-//! - CReLU, `clamp(x, 0, 1)`, the first networks' choice;
-//! - SCReLU, `clamp(x, 0, 1)²`, the "squared clipped ReLU" that most NNUE engines moved to
-//!   after Viridithas and the bullet trainer showed it stronger at the same size.
+//! cost of nothing in the accumulator. MEASUREMENTS.md ("Network 6") has what each choice
+//! was worth.
 //!
 //! Because one move changes at most four inputs, the accumulator is updated incrementally on
 //! make (see [`Accumulator::apply`]), and evaluation costs one pass over `2 × HIDDEN` values.
@@ -60,8 +61,8 @@ pub const SCALE: i32 = 400;
 pub const MAGIC: &[u8; 4] = b"SGNN";
 /// The version [`Network::to_bytes`] writes; version 1 (no activation field) is still read.
 pub const VERSION: u32 = 2;
-/// Largest output weight magnitude an SCReLU file may hold (1.98 × QB, the clip bullet uses):
-/// `2 × HIDDEN × QA² × 127` is just below 2^31.
+/// Largest output weight magnitude an SCReLU file may hold (1.98 × QB): `2 × HIDDEN × QA² ×
+/// 127` is just below 2^31.
 pub const SCRELU_MAX_OUT_WEIGHT: i16 = 127;
 /// The search clamps network scores to this, as the hand-written evaluation is clamped, so
 /// they never reach mate scores.
