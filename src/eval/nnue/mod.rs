@@ -366,35 +366,37 @@ impl Network {
     }
 }
 
-/// Σ clamp(a, 0, QA) × w in i32, in chunks of 16 lanes so the compiler emits SIMD code.
-#[inline]
-fn crelu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+/// Σ term(a, w) over the hidden neurons in i32, in chunks of 16 lanes so that the compiler
+/// emits SIMD code. Both activations' dot products are this loop with their own term.
+#[inline(always)]
+fn lane_sum(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN], term: impl Fn(i16, i16) -> i32) -> i32 {
     const LANES: usize = 16;
     let mut sums = [0i32; LANES];
     for (a, w) in acc.chunks_exact(LANES).zip(weights.chunks_exact(LANES)) {
         for i in 0..LANES {
-            let clipped = i32::from(a[i]).clamp(0, QA);
-            sums[i] += clipped * i32::from(w[i]);
+            sums[i] += term(a[i], w[i]);
         }
     }
     sums.iter().sum()
 }
 
-/// Σ clamp(a, 0, QA)² × w in i32. `clamp × w` fits i16 because the loader bounds `w` by
+/// Σ clamp(a, 0, QA) × w.
+#[inline]
+fn crelu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    lane_sum(acc, weights, |a, w| {
+        i32::from(a).clamp(0, QA) * i32::from(w)
+    })
+}
+
+/// Σ clamp(a, 0, QA)² × w. `clamp × w` fits i16 because the loader bounds `w` by
 /// [`SCRELU_MAX_OUT_WEIGHT`] (255 × 127 = 32,385); multiplying that by the clamped value
 /// again is one 16×16→32 multiply-add, the form SIMD units have.
 #[inline]
 fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
-    const LANES: usize = 16;
-    let mut sums = [0i32; LANES];
-    for (a, w) in acc.chunks_exact(LANES).zip(weights.chunks_exact(LANES)) {
-        for i in 0..LANES {
-            let clipped = a[i].clamp(0, QA as i16);
-            let times_weight = clipped.wrapping_mul(w[i]);
-            sums[i] += i32::from(times_weight) * i32::from(clipped);
-        }
-    }
-    sums.iter().sum()
+    lane_sum(acc, weights, |a, w| {
+        let clipped = a.clamp(0, QA as i16);
+        i32::from(clipped.wrapping_mul(w)) * i32::from(clipped)
+    })
 }
 
 #[cfg(test)]
