@@ -7,6 +7,7 @@
 
 pub mod alphabeta;
 pub mod aspiration;
+pub mod correction;
 pub mod features;
 pub mod iterate;
 pub mod ordering;
