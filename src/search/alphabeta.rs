@@ -7,7 +7,6 @@
 mod nnue_stack;
 mod qsearch;
 
-use super::correction::Correction;
 use super::features::Features;
 use super::ordering::{
     is_noisy, piece_to, Continuations, Cutoff, Heuristics, MovePicker, PieceTo, MAX_PLY,
@@ -41,8 +40,6 @@ pub struct Searcher<'a> {
     pub tt: &'a TranspositionTable,
     pub stop: Stopper<'a>,
     pub heur: Heuristics,
-    /// The static evaluation's learnt error by pawn structure.
-    corr: Correction,
     pub seldepth: usize,
     /// Triangular PV table: `pv[ply]` is the line found from that ply.
     pv: Vec<[ChessMove; MAX_PLY + 1]>,
@@ -99,7 +96,6 @@ impl<'a> Searcher<'a> {
             tt,
             stop,
             heur: Heuristics::default(),
-            corr: Correction::default(),
             seldepth: 0,
             pv: vec![[ChessMove::default(); MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 2],
@@ -316,27 +312,24 @@ impl<'a> Searcher<'a> {
         }
 
         let in_check = self.pos.in_check();
-        // The table keeps the uncorrected evaluation; the correction is learnt as the search
-        // goes, so it is applied afresh at each visit.
-        let raw_eval = if in_check {
+        let eval = if in_check {
             -INFINITY
+        } else if let Some(h) = hit {
+            // The stored score is a better estimate than the static eval when its bound allows.
+            let e = h.eval;
+            match h.bound {
+                Bound::Lower if h.score > e => h.score,
+                Bound::Upper if h.score < e => h.score,
+                Bound::Exact => h.score,
+                _ => e,
+            }
         } else {
-            hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
+            self.evaluate(ply)
         };
         let static_eval = if in_check {
             -INFINITY
         } else {
-            self.corrected(raw_eval)
-        };
-        let eval = match hit {
-            // The stored score is a better estimate than the static eval when its bound allows.
-            Some(h) if !in_check => match h.bound {
-                Bound::Lower if h.score > static_eval => h.score,
-                Bound::Upper if h.score < static_eval => h.score,
-                Bound::Exact => h.score,
-                _ => static_eval,
-            },
-            _ => static_eval,
+            hit.map_or(eval, |h| h.eval)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -587,37 +580,14 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        // The search's verdict teaches the correction table, when it says something about the
-        // evaluation: not in check, not decided by a capture or promotion, not a mate, and
-        // not a bound on the wrong side of the evaluation.
-        if self.feat.correction_history
-            && !in_check
-            && !is_mate(best_score)
-            && best_move.is_none_or(|m| !is_noisy(self.pos.board(), m))
-            && !(bound == Bound::Lower && best_score <= static_eval)
-            && !(bound == Bound::Upper && best_score >= static_eval)
-        {
-            self.corr
-                .update(self.pos.board(), depth, raw_eval, best_score);
-        }
         let entry = Entry {
             mv: best_move,
             score: best_score,
-            eval: raw_eval.max(-MATE_BOUND),
+            eval: static_eval.max(-MATE_BOUND),
             depth,
             bound,
         };
         self.tt.store(key, ply, entry);
         best_score
-    }
-
-    /// The static evaluation `raw` moved by what the correction table has learnt about this
-    /// pawn structure, kept clear of mate scores.
-    pub(super) fn corrected(&self, raw: i32) -> i32 {
-        if !self.feat.correction_history {
-            return raw;
-        }
-        let limit = MATE_BOUND - 1;
-        (raw + self.corr.get(self.pos.board())).clamp(-limit, limit)
     }
 }

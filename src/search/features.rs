@@ -32,12 +32,10 @@ pub struct Features {
     pub qs_move_count: bool,
     /// No reverse futility right after a quiet rook or queen move that hangs the piece.
     pub rfp_sacrifice_guard: bool,
-    /// The static evaluation corrected by pawn structure (`search::correction`).
-    pub correction_history: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 16] = [
+    pub const NAMES: [&'static str; 15] = [
         "nmp",
         "lmr",
         "rfp",
@@ -53,7 +51,6 @@ impl Features {
         "quietsee",
         "qsmovecount",
         "rfpguard",
-        "corrhist",
     ];
 
     pub const ALL: Features = Features {
@@ -72,7 +69,6 @@ impl Features {
         quiet_see_pruning: true,
         qs_move_count: true,
         rfp_sacrifice_guard: true,
-        correction_history: true,
     };
 
     /// All features except those named in the comma-separated list.
@@ -95,7 +91,6 @@ impl Features {
                 "quietsee" => f.quiet_see_pruning = false,
                 "qsmovecount" => f.qs_move_count = false,
                 "rfpguard" => f.rfp_sacrifice_guard = false,
-                "corrhist" => f.correction_history = false,
                 _ => {}
             }
         }

@@ -7,7 +7,6 @@
 
 pub mod alphabeta;
 pub mod aspiration;
-pub mod correction;
 pub mod features;
 pub mod iterate;
 pub mod ordering;

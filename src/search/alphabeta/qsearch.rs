@@ -57,15 +57,10 @@ impl Searcher<'_> {
                 return h.score;
             }
         }
-        let raw_eval = if in_check {
-            -MATE_BOUND
-        } else {
-            hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
-        };
         let stand_pat = if in_check {
             -MATE + ply as i32
         } else {
-            self.corrected(raw_eval)
+            hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
         };
         if stand_pat >= beta {
             return stand_pat;
@@ -139,10 +134,11 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
+        let eval = if in_check { -MATE_BOUND } else { stand_pat };
         let entry = Entry {
             mv: best_move,
             score: best,
-            eval: raw_eval,
+            eval,
             depth: 0,
             bound,
         };
