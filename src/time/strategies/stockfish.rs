@@ -29,9 +29,10 @@
 //!
 //! How it fits Sandglass:
 //!
-//! * soft = optimum × the soft-stop allowance (1.3). Stockfish's optimum is already a soft
-//!   target, but of another stop rule: Stockfish stops once an iteration *ends* past
-//!   optimum × its adjustments, so it spends at least the optimum and often more; Sandglass
+//! * soft = optimum × the soft-stop allowance ([`crate::time::SOFT_STOP_ALLOWANCE`]).
+//!   Stockfish's optimum is already a soft target, but of another stop rule: Stockfish
+//!   stops once an iteration *ends* past optimum × its adjustments, so it spends at least
+//!   the optimum and often more; Sandglass
 //!   never starts an iteration it expects to end past soft, so it spends less than soft. The
 //!   allowance, measured for exactly that difference, makes the two comparable; without it
 //!   this strategy would spend about a quarter less than Stockfish's plan.
@@ -202,7 +203,7 @@ impl Strategy for Stockfish {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::{allocate, Clock, Game, Settings};
+    use crate::time::{allocate, Clock, Game, Settings, SOFT_STOP_ALLOWANCE};
 
     // Expected values computed by hand from the source formula (Python, double precision,
     // Stockfish's integer truncations), written out here.
@@ -281,14 +282,14 @@ mod tests {
         };
         let _ = allocate(&s, &clock(60_000), &Game::default());
         let b = allocate(&s, &clock(45_000), &late);
-        // soft = 3782 × 1.3 (allowance); hard = the maximum, within the shared caps.
-        assert_eq!(b.soft_ms, (3782.0_f64 * 1.3).floor() as u64);
+        // soft = 3782 × the allowance; hard = the maximum, within the shared caps.
+        assert_eq!(b.soft_ms, (3782.0_f64 * SOFT_STOP_ALLOWANCE).floor() as u64);
         assert!(b.why.starts_with("stockfish: mtg 50 → timeLeft 93.5 s"), "{}", b.why);
         assert!(b.why.contains("maximum 26.0 s"), "{}", b.why);
         // Half the usable clock (45000 − 10 overhead) caps the maximum of 25993.
         assert_eq!(b.hard_ms, 22_495, "{b}");
         s.new_game();
         let b = allocate(&s, &clock(45_000), &late);
-        assert_eq!(b.soft_ms, (3717.0_f64 * 1.3).floor() as u64);
+        assert_eq!(b.soft_ms, (3717.0_f64 * SOFT_STOP_ALLOWANCE).floor() as u64);
     }
 }
