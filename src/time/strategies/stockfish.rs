@@ -32,10 +32,10 @@
 //! * soft = optimum × the soft-stop allowance ([`crate::time::SOFT_STOP_ALLOWANCE`]).
 //!   Stockfish's optimum is already a soft target, but of another stop rule: Stockfish
 //!   stops once an iteration *ends* past optimum × its adjustments, so it spends at least
-//!   the optimum and often more; Sandglass
-//!   never starts an iteration it expects to end past soft, so it spends less than soft. The
-//!   allowance, measured for exactly that difference, makes the two comparable; without it
-//!   this strategy would spend about a quarter less than Stockfish's plan.
+//!   the optimum and often more; Sandglass never starts an iteration it expects to end past
+//!   soft, so it spends less than soft. The allowance, which every strategy but `smooth`
+//!   shares, covers that difference; without it this strategy would spend about a quarter
+//!   less than Stockfish's plan.
 //! * hard = maximum (the strategy's own hard limit, [`super::Plan::hard_ms`]), within the
 //!   shared clamps (hard ≤ half the usable clock, hard ≥ soft), which are stricter than
 //!   Stockfish's 0.8097·t − o.
