@@ -6,6 +6,12 @@ the time manager is judged by, as a MEASUREMENTS.md row.
         --binary-a /work/bin/sandglass-x --option-b "TM NodeFraction=false" \\
         --sprt elo0=0,elo1=10 --append MEASUREMENTS.md
     tools/tm_sprt.py analyse --name "…" --json run.json --pgn run.pgn [--append MEASUREMENTS.md]
+    tools/tm_sprt.py pool --sprt elo0=0,elo1=10 run1.json run2.json
+
+`pool` adds up runs of the same question (same engines and options, different seeds, e.g. a
+match stopped at the end of one session and continued in the next): it sums W/D/L and the
+pentanomial game-pair counts and prints Elo ± 95 % and the SPRT's LLR for the whole, with
+match.py's own estimator and GSPRT, so the pooled figures mean what each run's do.
 
 `run` plays the match with ../shared/tools/match.py (book noob_3moves.epd, concurrency 2),
 holding an exclusive lock on --lock (default /work/match.lock) so that only one match runs on
@@ -141,6 +147,43 @@ def run(args):
     analyse(args, shlex.join(cmd))
 
 
+def load_match():
+    """match.py as a module, for its Elo estimator and SPRT (so pooled numbers are computed
+    exactly as a single run's are)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("match", MATCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def pool(args):
+    match = load_match()
+    runs = []
+    for path in args.json:
+        with open(path, encoding="utf-8") as f:
+            runs.append(json.load(f))
+    total = {k: sum(r[k] for r in runs) for k in ("games", "wins", "draws", "losses")}
+    ptnml = [sum(r.get("ptnml", [0] * 5)[i] for r in runs) for i in range(5)]
+    pairs = sum(ptnml)
+    if pairs and 2 * pairs == total["games"]:
+        model, est = "pentanomial", match.estimate(match.PAIR_SCORES, ptnml, 2)
+    else:
+        w, d, l = total["wins"], total["draws"], total["losses"]
+        model, est = "trinomial", match.estimate((1, 0.5, 0), (w, d, l), 1)
+    sprt = match.Sprt.parse(args.sprt)
+    llr = sprt.llr(ptnml) if pairs else 0.0
+    lo, hi = sprt.bounds()
+    verdict = "H1 accepted" if llr >= hi else "H0 accepted" if llr <= lo else "not decided"
+    for path, r in zip(args.json, runs):
+        print(f"{path}: {r['games']} games, {r['wins']}/{r['draws']}/{r['losses']}, ptnml {r.get('ptnml')}")
+    print(f"pooled: {total['games']} games, W/D/L {total['wins']}/{total['draws']}/{total['losses']}, "
+          f"ptnml {ptnml}, score {100 * est['score']:.1f} %, Elo {est['elo']:+.1f} ± {est['elo_err95']:.1f} "
+          f"({model}), LOS {100 * est['los']:.1f} %")
+    print(f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}] over the {pairs} complete pairs: LLR {llr:+.2f} "
+          f"bounds ({lo:.2f}, {hi:.2f}): {verdict}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="what", required=True)
@@ -163,8 +206,13 @@ def main():
         s.add_argument("--name", required=True, help="the question, for the table row")
         s.add_argument("--tc", default="10+0.1")
         s.add_argument("--append", help="append the row to this file (MEASUREMENTS.md)")
+    q = sub.add_parser("pool", help="add up several runs of the same question (their --json files)")
+    q.add_argument("--sprt", default="elo0=0,elo1=10")
+    q.add_argument("json", nargs="+")
     args = p.parse_args()
-    if args.what == "run":
+    if args.what == "pool":
+        pool(args)
+    elif args.what == "run":
         run(args)
     else:
         if not (os.path.exists(args.json) and os.path.exists(args.pgn)):
