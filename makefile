@@ -15,10 +15,12 @@ all:
 
 # The test command of the README and of .ci/run: everything in release (the perft suites and
 # the engine tests need the speed), then the FEN tests again in debug, where overflow checks
-# are on. SANDGLASS_PYTHON tells tests/uci_python.rs which Python to run.
+# are on, then the match tools' own tests (tools/test_*.py, with ../shared/tools/match.py).
+# SANDGLASS_PYTHON tells tests/uci_python.rs which Python to run.
 test: python-deps
 	SANDGLASS_PYTHON=$(PYTHON) cargo test --release
 	cargo test --test fen
+	$(PYTHON) -m unittest discover -s tools -p 'test_*.py'
 
 # A venv left without pip (python3-venv was missing when it was made) is made again.
 python-deps:

@@ -6,12 +6,16 @@ the time manager is judged by, as a MEASUREMENTS.md row.
         --binary-a /work/bin/sandglass-x --option-b "TM NodeFraction=false" \\
         --sprt elo0=0,elo1=10 --append MEASUREMENTS.md
     tools/tm_sprt.py analyse --name "…" --json run.json --pgn run.pgn [--append MEASUREMENTS.md]
-    tools/tm_sprt.py pool --sprt elo0=0,elo1=10 run1.json run2.json
+    tools/tm_sprt.py pool --sprt elo0=0,elo1=10 run1.json run2.json [--ptnml 3,20,25,9,3]
 
 `pool` adds up runs of the same question (same engines and options, different seeds, e.g. a
 match stopped at the end of one session and continued in the next): it sums W/D/L and the
 pentanomial game-pair counts and prints Elo ± 95 % and the SPRT's LLR for the whole, with
-match.py's own estimator and GSPRT, so the pooled figures mean what each run's do.
+match.py's own estimator and GSPRT, so the pooled figures mean what each run's do. A run
+whose JSON is gone can be given by its pentanomial counts (`--ptnml`, as MEASUREMENTS.md
+records them). While the SPRT is undecided, `pool` also forecasts its chance to pass and the
+games it still needs (tools/sprt_forecast.py explains how); `--simulate RUNS` checks that
+forecast by continuing the test RUNS times with match.py's own GSPRT.
 
 `run` plays the match with ../shared/tools/match.py (book noob_3moves.epd, concurrency 2),
 holding an exclusive lock on --lock (default /work/match.lock) so that only one match runs on
@@ -26,6 +30,7 @@ Run it with the Python that has python-chess (e.g. /work/venv/bin/python).
 import argparse
 import fcntl
 import json
+import math
 import os
 import re
 import shlex
@@ -33,6 +38,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+import sprt_forecast
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MATCH = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "tools", "match.py"))
@@ -163,25 +170,71 @@ def pool(args):
     for path in args.json:
         with open(path, encoding="utf-8") as f:
             runs.append(json.load(f))
-    total = {k: sum(r[k] for r in runs) for k in ("games", "wins", "draws", "losses")}
+    for text in args.ptnml:
+        try:
+            counts = [int(x) for x in text.split(",")]
+        except ValueError:
+            counts = []
+        if len(counts) != 5 or min(counts) < 0:
+            sys.exit(f"--ptnml {text!r}: expected five counts LL,LD,WL+DD,WD,WW")
+        runs.append({"games": 2 * sum(counts), "ptnml": counts, "from": f"--ptnml {text}"})
+    if not runs:
+        sys.exit("pool needs --json files or --ptnml counts")
     ptnml = [sum(r.get("ptnml", [0] * 5)[i] for r in runs) for i in range(5)]
     pairs = sum(ptnml)
-    if pairs and 2 * pairs == total["games"]:
+    games = sum(r["games"] for r in runs)
+    if pairs and 2 * pairs == games:
         model, est = "pentanomial", match.estimate(match.PAIR_SCORES, ptnml, 2)
-    else:
-        w, d, l = total["wins"], total["draws"], total["losses"]
+    elif all("wins" in r for r in runs):
+        w, d, l = (sum(r[k] for r in runs) for k in ("wins", "draws", "losses"))
         model, est = "trinomial", match.estimate((1, 0.5, 0), (w, d, l), 1)
+    else:
+        sys.exit("pool: a --ptnml run cannot be pooled with runs whose pairs are incomplete")
     sprt = match.Sprt.parse(args.sprt)
     llr = sprt.llr(ptnml) if pairs else 0.0
     lo, hi = sprt.bounds()
     verdict = "H1 accepted" if llr >= hi else "H0 accepted" if llr <= lo else "not decided"
-    for path, r in zip(args.json, runs):
-        print(f"{path}: {r['games']} games, {r['wins']}/{r['draws']}/{r['losses']}, ptnml {r.get('ptnml')}")
-    print(f"pooled: {total['games']} games, W/D/L {total['wins']}/{total['draws']}/{total['losses']}, "
-          f"ptnml {ptnml}, score {100 * est['score']:.1f} %, Elo {est['elo']:+.1f} ± {est['elo_err95']:.1f} "
-          f"({model}), LOS {100 * est['los']:.1f} %")
+    for name, r in zip(args.json + args.ptnml, runs):
+        wdl = f"{r['wins']}/{r['draws']}/{r['losses']}, " if "wins" in r else ""
+        print(f"{r.get('from', name)}: {r['games']} games, {wdl}ptnml {r.get('ptnml')}")
+    wdl = ""
+    if all("wins" in r for r in runs):
+        wdl = "W/D/L " + "/".join(str(sum(r[k] for r in runs)) for k in ("wins", "draws", "losses")) + ", "
+    print(f"pooled: {games} games, {wdl}ptnml {ptnml}, score {100 * est['score']:.1f} %, "
+          f"Elo {est['elo']:+.1f} ± {est['elo_err95']:.1f} ({model}), nElo {est['nelo']:+.1f}, "
+          f"LOS {100 * est['los']:.1f} %")
     print(f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}] over the {pairs} complete pairs: LLR {llr:+.2f} "
           f"bounds ({lo:.2f}, {hi:.2f}): {verdict}")
+    if verdict == "not decided" and pairs and math.isfinite(est["nelo"]):
+        outlook = sprt_forecast.forecast(llr, (lo, hi), sprt.elo0, sprt.elo1, est["nelo"], pairs)
+        print(sprt_forecast.describe(outlook))
+        if args.simulate:
+            simulate(sprt, ptnml, args.simulate, args.seed)
+
+
+def simulate(sprt, ptnml, runs, seed, check_every=10, cap_pairs=100_000):
+    """A check on the forecast: continue the test `runs` times with pairs drawn from the pooled
+    frequencies (the estimate taken as the truth), with match.py's own GSPRT looked at every
+    `check_every` pairs, and report how often it passed and how many more games it took."""
+    import random
+    match = load_match()
+    rng = random.Random(seed)
+    lo, hi = sprt.bounds()
+    passed, extra = 0, []
+    for _ in range(runs):
+        counts, added = list(ptnml), 0
+        while added < cap_pairs:
+            for cell in rng.choices(range(5), weights=ptnml, k=check_every):
+                counts[cell] += 1
+            added += check_every
+            llr = sprt.llr(counts)
+            if llr >= hi or llr <= lo:
+                passed += llr >= hi
+                break
+        extra.append(2 * added)
+    print(f"simulated, {runs} continuations from the pooled frequencies (seed {seed}): passed "
+          f"{100 * passed / runs:.0f} %, {statistics.fmean(extra):,.0f} more games on average "
+          f"(median {statistics.median(extra):,.0f}; capped at {2 * cap_pairs:,} games)")
 
 
 def main():
@@ -206,9 +259,15 @@ def main():
         s.add_argument("--name", required=True, help="the question, for the table row")
         s.add_argument("--tc", default="10+0.1")
         s.add_argument("--append", help="append the row to this file (MEASUREMENTS.md)")
-    q = sub.add_parser("pool", help="add up several runs of the same question (their --json files)")
+    q = sub.add_parser("pool", help="add up several runs of the same question (their --json files), "
+                       "and forecast how much longer an undecided SPRT should take")
     q.add_argument("--sprt", default="elo0=0,elo1=10")
-    q.add_argument("json", nargs="+")
+    q.add_argument("--ptnml", action="append", default=[], metavar="LL,LD,WL+DD,WD,WW",
+                   help="a run given by its pentanomial counts instead of its JSON (repeatable)")
+    q.add_argument("--simulate", type=int, default=0, metavar="RUNS",
+                   help="check the forecast by simulating RUNS continuations of the test")
+    q.add_argument("--seed", type=int, default=1)
+    q.add_argument("json", nargs="*")
     args = p.parse_args()
     if args.what == "pool":
         pool(args)

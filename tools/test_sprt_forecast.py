@@ -1,0 +1,113 @@
+"""Tests of tools/sprt_forecast.py. `make test` runs them with the venv's Python:
+
+    target/venv/bin/python3 -m unittest discover -s tools -p 'test_*.py'
+"""
+
+import math
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import sprt_forecast as sf  # noqa: E402
+import tm_sprt  # noqa: E402
+
+# Wald's bounds for alpha = beta = 0.05, as match.py sets them.
+LA, LB = math.log(0.05 / 0.95), math.log(0.95 / 0.05)
+
+
+def bayeselo_wdl(bayeselo, drawelo):
+    """Win, draw and loss chances in the BayesElo model that sprta.py's examples use."""
+    win = 1 / (1 + 10 ** ((drawelo - bayeselo) / 400))
+    loss = 1 / (1 + 10 ** ((drawelo + bayeselo) / 400))
+    return win, 1 - win - loss, loss
+
+
+def sprta(elo0, elo1, drawelo, elo):
+    """Pass chance and average games of a trinomial SPRT in BayesElo bounds, for a true
+    logistic `elo`: the per-game LLR moments fed to sf.exit_brownian, as sprta.py does."""
+    p0, p1 = bayeselo_wdl(elo0, drawelo), bayeselo_wdl(elo1, drawelo)
+    step = [math.log(a / b) for a, b in zip(p1, p0)]
+    target, lo, hi = 1 / (1 + 10 ** (-elo / 400)), -1000.0, 1000.0
+    for _ in range(200):  # the BayesElo with this logistic score at the same drawelo
+        mid = (lo + hi) / 2
+        w, d, _ = bayeselo_wdl(mid, drawelo)
+        lo, hi = (mid, hi) if w + d / 2 < target else (lo, mid)
+    true = bayeselo_wdl(lo, drawelo)
+    mean = sum(p * x for p, x in zip(true, step))
+    var = sum(p * x * x for p, x in zip(true, step)) - mean**2
+    p, t = sf.exit_brownian(LA, LB, 2 * mean / var)
+    return p, t / var
+
+
+class UniversalFunctions(unittest.TestCase):
+    def test_reproduces_sprta_examples(self):
+        # Van den Bergh's published runs of sprta.py: "sprta.py 0 4 250 ELO" prints the pass
+        # probability and the average running time in games.
+        for elo, passes, games in ((-2, 0.05, 16951), (0, 5.00, 39909), (2, 85.89, 51884)):
+            p, t = sprta(0, 4, 250, elo)
+            self.assertAlmostEqual(100 * p, passes, delta=0.005, msg=elo)
+            self.assertAlmostEqual(t, games, delta=2, msg=elo)
+
+    def test_wald_error_rates_at_the_hypotheses(self):
+        # Started at 0, the walk passes with alpha at H0 (h = -1) and 1 - beta at H1 (h = +1).
+        self.assertAlmostEqual(sf.exit_brownian(LA, LB, -1)[0], 0.05, places=12)
+        self.assertAlmostEqual(sf.exit_brownian(LA, LB, 1)[0], 0.95, places=12)
+
+    def test_no_drift_is_the_limit_of_small_drift(self):
+        p0, t0 = sf.exit_brownian(-1.0, 2.0, 0.0)
+        self.assertAlmostEqual(p0, 1 / 3)
+        self.assertAlmostEqual(t0, 2.0)
+        for h in (1e-4, -1e-4):
+            p, t = sf.exit_brownian(-1.0, 2.0, h)
+            self.assertAlmostEqual(p, p0, places=3)
+            self.assertAlmostEqual(t, t0, places=3)
+
+    def test_strong_drift_does_not_overflow(self):
+        for h in (1e4, -1e4, 1e300, -1e300):
+            p, t = sf.exit_brownian(LA, LB, h)
+            self.assertTrue(0 <= p <= 1 and math.isfinite(t) and t >= 0, (h, p, t))
+        self.assertAlmostEqual(sf.exit_brownian(LA, LB, 1e4)[0], 1.0)
+        self.assertAlmostEqual(sf.exit_brownian(LA, LB, -1e4)[0], 0.0)
+
+
+class AgainstMatchPy(unittest.TestCase):
+    """The normal approximation against match.py's own pentanomial GSPRT."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.match = tm_sprt.load_match()
+
+    def test_drift_per_pair(self):
+        sprt = self.match.Sprt.parse("elo0=-10,elo1=0")
+        base = [0.05, 0.25, 0.4, 0.25, 0.05]
+        for nelo in (-15.0, -7.5, -3.3, 0.0, 5.0):
+            truth = sprt._mle(base, nelo)  # a pair distribution whose nElo is exactly `nelo`
+            pairs = 1_000_000
+            exact = sprt.llr([pairs * q for q in truth]) / pairs
+            mean, _ = sf.pair_llr_moments(-10, 0, nelo)
+            self.assertAlmostEqual(exact, mean, delta=0.005 * abs(mean) + 1e-9, msg=nelo)
+
+    def test_forecast_of_a_decided_or_even_test(self):
+        bounds = (LA, LB)
+        self.assertEqual(sf.remaining(3.0, bounds, -10, 0, -3), (1.0, 0.0))
+        self.assertEqual(sf.remaining(-3.0, bounds, -10, 0, -3), (0.0, 0.0))
+        # At the midpoint from LLR 0 the test passes half the time; Wald's zero-drift
+        # running time -LA*LB over the per-pair variance 2*10^2/S^2.
+        p, pairs = sf.remaining(0.0, bounds, -10, 0, -5)
+        self.assertAlmostEqual(p, 0.5)
+        self.assertAlmostEqual(pairs, -LA * LB / (200 / sf.NELO_SCALE**2))
+
+    def test_averaging_tends_to_the_plug_in(self):
+        few = sf.forecast(0.4, (LA, LB), -10, 0, -3.3, 1_000)
+        many = sf.forecast(0.4, (LA, LB), -10, 0, -3.3, 10**9)
+        self.assertAlmostEqual(many["averaged"]["pass"], many["plug_in"]["pass"], places=4)
+        self.assertAlmostEqual(many["averaged"]["games"] / many["plug_in"]["games"], 1, places=3)
+        # Uncertainty pulls the pass chance towards one half.
+        self.assertLess(few["averaged"]["pass"], few["plug_in"]["pass"])
+        self.assertGreater(few["averaged"]["pass"], 0.5)
+
+
+if __name__ == "__main__":
+    unittest.main()
