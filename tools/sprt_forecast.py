@@ -39,12 +39,19 @@ def exit_brownian(la, lb, h):
     """Van den Bergh's universal functions: (P, T) for a walk at 0 between la < 0 < lb with
     h = 2·drift/variance. P is the chance of leaving through lb; T the expected exit time
     times the variance per step."""
-    if abs(h * (lb - la)) < 1e-9:
+    spread = abs(h * (lb - la))
+    if spread < 1e-6:
+        # The limit h → 0 (Van den Bergh's own cut-off): T's (2/h)·(…) is 0/0 below it.
         return -la / (lb - la), -la * lb
-    # exp(−h·x) written relative to its larger end so that a strong drift cannot overflow.
-    top = max(-h * la, -h * lb)
-    ea, eb, one = math.exp(-h * la - top), math.exp(-h * lb - top), math.exp(-top)
-    p = (one - ea) / (eb - ea)
+    if spread < 50:
+        # expm1 keeps P exact to rounding when the drift is small.
+        a, b = math.expm1(-h * la), math.expm1(-h * lb)
+        p = -a / (b - a)
+    else:
+        # exp(−h·x) relative to its larger end, so that a strong drift cannot overflow.
+        top = max(-h * la, -h * lb)
+        ea, eb, one = math.exp(-h * la - top), math.exp(-h * lb - top), math.exp(-top)
+        p = (one - ea) / (eb - ea)
     return p, (2 / h) * (lb * p + la * (1 - p))
 
 

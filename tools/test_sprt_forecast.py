@@ -3,9 +3,14 @@
     target/venv/bin/python3 -m unittest discover -s tools -p 'test_*.py'
 """
 
+import argparse
+import contextlib
+import io
+import json
 import math
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -63,6 +68,10 @@ class UniversalFunctions(unittest.TestCase):
             p, t = sf.exit_brownian(-1.0, 2.0, h)
             self.assertAlmostEqual(p, p0, places=3)
             self.assertAlmostEqual(t, t0, places=3)
+        # Near the cut-off, where (2/h)·(…) is 0/0, T must not lose its digits.
+        t0 = -LA * LB
+        for h in (2e-10, 1e-9, 3e-9, 1e-8, 1e-7, 1e-6, -1e-8):
+            self.assertAlmostEqual(sf.exit_brownian(LA, LB, h)[1], t0, delta=1e-6, msg=h)
 
     def test_strong_drift_does_not_overflow(self):
         for h in (1e4, -1e4, 1e300, -1e300):
@@ -78,6 +87,37 @@ class AgainstMatchPy(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.match = tm_sprt.load_match()
+
+    def test_same_constants_as_match_py(self):
+        self.assertEqual(sf.NELO_SCALE, self.match.NELO_SCALE)
+        self.assertEqual((LA, LB), self.match.Sprt.parse("elo0=-10,elo1=0").bounds())
+
+    def test_llr_variance_per_pair(self):
+        # Var of one pair's exact log-likelihood ratio ln(p1/p0) under the true distribution.
+        sprt = self.match.Sprt.parse("elo0=-10,elo1=0")
+        base = [0.05, 0.25, 0.4, 0.25, 0.05]
+        for nelo in (-15.0, -5.0, 0.0, 5.0):
+            truth = sprt._mle(base, nelo)
+            p0, p1 = sprt._mle(truth, -10), sprt._mle(truth, 0)
+            step = [math.log(b / a) for a, b in zip(p0, p1)]
+            mean = sum(q * x for q, x in zip(truth, step))
+            var = sum(q * (x - mean) ** 2 for q, x in zip(truth, step))
+            self.assertAlmostEqual(var, sf.pair_llr_moments(-10, 0, nelo)[1], delta=0.01 * var, msg=nelo)
+
+    def test_standard_error_of_the_estimate(self):
+        # match.py's nElo moves by one standard error when the pair score moves by one.
+        ptnml = [60, 300, 500, 300, 60]
+        pairs = sum(ptnml)
+        scores = self.match.PAIR_SCORES
+        sigma = math.sqrt(sum(c * (x - 0.5) ** 2 for c, x in zip(ptnml, scores)) / pairs)
+        shift = sigma / math.sqrt(pairs)
+        # Move one pair's worth of score mass at a time: WL+DD → WD shifts the mean by 1/(4·pairs).
+        moved = list(ptnml)
+        k = round(4 * pairs * shift)
+        moved[2], moved[3] = moved[2] - k, moved[3] + k
+        nelo = self.match.estimate(scores, moved, 2)["nelo"]
+        per_error = nelo / (k / (4 * pairs) / shift)
+        self.assertAlmostEqual(per_error, sf.nelo_standard_error(pairs), delta=0.02 * per_error)
 
     def test_drift_per_pair(self):
         sprt = self.match.Sprt.parse("elo0=-10,elo1=0")
@@ -98,6 +138,10 @@ class AgainstMatchPy(unittest.TestCase):
         p, pairs = sf.remaining(0.0, bounds, -10, 0, -5)
         self.assertAlmostEqual(p, 0.5)
         self.assertAlmostEqual(pairs, -LA * LB / (200 / sf.NELO_SCALE**2))
+        # From LLR +1 the walk is nearer the top: the bounds are measured from where it stands.
+        p, pairs = sf.remaining(1.0, bounds, -10, 0, -5)
+        self.assertAlmostEqual(p, (1 - LA) / (LB - LA))
+        self.assertAlmostEqual(pairs, (1 - LA) * (LB - 1) / (200 / sf.NELO_SCALE**2))
 
     def test_averaging_tends_to_the_plug_in(self):
         few = sf.forecast(0.4, (LA, LB), -10, 0, -3.3, 1_000)
@@ -108,6 +152,39 @@ class AgainstMatchPy(unittest.TestCase):
         self.assertLess(few["averaged"]["pass"], few["plug_in"]["pass"])
         self.assertGreater(few["averaged"]["pass"], 0.5)
 
+
+class Pool(unittest.TestCase):
+    """`tm_sprt.py pool` over JSON runs and runs given by their counts."""
+
+    RUNS = ({"games": 120, "wins": 34, "draws": 51, "losses": 35, "ptnml": [5, 10, 30, 11, 4]},
+            {"games": 120, "wins": 31, "draws": 65, "losses": 24, "ptnml": [3, 10, 27, 17, 3]})
+
+    def pool(self, runs, ptnml=()):
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = []
+            for i, run in enumerate(runs):
+                paths.append(os.path.join(tmp, f"{i}.json"))
+                with open(paths[-1], "w", encoding="utf-8") as f:
+                    json.dump(run, f)
+            args = argparse.Namespace(json=paths, ptnml=list(ptnml), sprt="elo0=-10,elo1=0",
+                                      simulate=0, seed=1)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                tm_sprt.pool(args)
+        return out.getvalue()
+
+    def test_json_runs(self):
+        text = self.pool(self.RUNS)
+        self.assertIn("0.json: 120 games, 34/51/35, ptnml [5, 10, 30, 11, 4]", text)
+        self.assertIn("pooled: 240 games, W/D/L 65/116/59, ptnml [8, 20, 57, 28, 7], score 51.2 %", text)
+        self.assertIn("LLR +0.36 bounds (-2.94, 2.94): not decided", text)
+        self.assertIn("forecast, if the true nElo is the estimate +13.0", text)
+
+    def test_a_run_given_by_its_counts(self):
+        # The same figures, but W/D/L is not known for the run given by its counts.
+        text = self.pool(self.RUNS[:1], ["3,10,27,17,3"])
+        self.assertIn("pooled: 240 games, ptnml [8, 20, 57, 28, 7], score 51.2 %", text)
+        self.assertIn("LLR +0.36 bounds (-2.94, 2.94): not decided", text)
 
 if __name__ == "__main__":
     unittest.main()

@@ -175,19 +175,22 @@ def pool(args):
             counts = [int(x) for x in text.split(",")]
         except ValueError:
             counts = []
-        if len(counts) != 5 or min(counts) < 0:
-            sys.exit(f"--ptnml {text!r}: expected five counts LL,LD,WL+DD,WD,WW")
+        if len(counts) != 5 or min(counts) < 0 or sum(counts) == 0:
+            sys.exit(f"--ptnml {text!r}: expected five counts LL,LD,WL+DD,WD,WW, not all 0")
         runs.append({"games": 2 * sum(counts), "ptnml": counts, "from": f"--ptnml {text}"})
     if not runs:
         sys.exit("pool needs --json files or --ptnml counts")
     ptnml = [sum(r.get("ptnml", [0] * 5)[i] for r in runs) for i in range(5)]
     pairs = sum(ptnml)
     games = sum(r["games"] for r in runs)
+    with_wdl = all("wins" in r for r in runs)
+    wdl = [sum(r[k] for r in runs) for k in ("wins", "draws", "losses")] if with_wdl else None
+    # The GSPRT, and so the forecast, counts complete pairs only.
+    paired = match.estimate(match.PAIR_SCORES, ptnml, 2) if pairs else None
     if pairs and 2 * pairs == games:
-        model, est = "pentanomial", match.estimate(match.PAIR_SCORES, ptnml, 2)
-    elif all("wins" in r for r in runs):
-        w, d, l = (sum(r[k] for r in runs) for k in ("wins", "draws", "losses"))
-        model, est = "trinomial", match.estimate((1, 0.5, 0), (w, d, l), 1)
+        model, est = "pentanomial", paired
+    elif wdl:
+        model, est = "trinomial", match.estimate((1, 0.5, 0), wdl, 1)
     else:
         sys.exit("pool: a --ptnml run cannot be pooled with runs whose pairs are incomplete")
     sprt = match.Sprt.parse(args.sprt)
@@ -195,29 +198,26 @@ def pool(args):
     lo, hi = sprt.bounds()
     verdict = "H1 accepted" if llr >= hi else "H0 accepted" if llr <= lo else "not decided"
     for name, r in zip(args.json + args.ptnml, runs):
-        wdl = f"{r['wins']}/{r['draws']}/{r['losses']}, " if "wins" in r else ""
-        print(f"{r.get('from', name)}: {r['games']} games, {wdl}ptnml {r.get('ptnml')}")
-    wdl = ""
-    if all("wins" in r for r in runs):
-        wdl = "W/D/L " + "/".join(str(sum(r[k] for r in runs)) for k in ("wins", "draws", "losses")) + ", "
-    print(f"pooled: {games} games, {wdl}ptnml {ptnml}, score {100 * est['score']:.1f} %, "
+        run_wdl = f"{r['wins']}/{r['draws']}/{r['losses']}, " if "wins" in r else ""
+        print(f"{r.get('from', name)}: {r['games']} games, {run_wdl}ptnml {r.get('ptnml')}")
+    wdl_text = "W/D/L " + "/".join(map(str, wdl)) + ", " if wdl else ""
+    print(f"pooled: {games} games, {wdl_text}ptnml {ptnml}, score {100 * est['score']:.1f} %, "
           f"Elo {est['elo']:+.1f} ± {est['elo_err95']:.1f} ({model}), nElo {est['nelo']:+.1f}, "
           f"LOS {100 * est['los']:.1f} %")
     print(f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}] over the {pairs} complete pairs: LLR {llr:+.2f} "
           f"bounds ({lo:.2f}, {hi:.2f}): {verdict}")
-    if verdict == "not decided" and pairs and math.isfinite(est["nelo"]):
-        outlook = sprt_forecast.forecast(llr, (lo, hi), sprt.elo0, sprt.elo1, est["nelo"], pairs)
+    if verdict == "not decided" and paired and math.isfinite(paired["nelo"]):
+        outlook = sprt_forecast.forecast(llr, (lo, hi), sprt.elo0, sprt.elo1, paired["nelo"], pairs)
         print(sprt_forecast.describe(outlook))
         if args.simulate:
-            simulate(sprt, ptnml, args.simulate, args.seed)
+            simulate(match, sprt, ptnml, args.simulate, args.seed)
 
 
-def simulate(sprt, ptnml, runs, seed, check_every=10, cap_pairs=100_000):
+def simulate(match, sprt, ptnml, runs, seed, check_every=10, cap_pairs=100_000):
     """A check on the forecast: continue the test `runs` times with pairs drawn from the pooled
     frequencies (the estimate taken as the truth), with match.py's own GSPRT looked at every
     `check_every` pairs, and report how often it passed and how many more games it took."""
     import random
-    match = load_match()
     rng = random.Random(seed)
     lo, hi = sprt.bounds()
     passed, extra = 0, []
@@ -235,6 +235,13 @@ def simulate(sprt, ptnml, runs, seed, check_every=10, cap_pairs=100_000):
     print(f"simulated, {runs} continuations from the pooled frequencies (seed {seed}): passed "
           f"{100 * passed / runs:.0f} %, {statistics.fmean(extra):,.0f} more games on average "
           f"(median {statistics.median(extra):,.0f}; capped at {2 * cap_pairs:,} games)")
+
+
+def positive_int(text):
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+    return value
 
 
 def main():
@@ -264,8 +271,9 @@ def main():
     q.add_argument("--sprt", default="elo0=0,elo1=10")
     q.add_argument("--ptnml", action="append", default=[], metavar="LL,LD,WL+DD,WD,WW",
                    help="a run given by its pentanomial counts instead of its JSON (repeatable)")
-    q.add_argument("--simulate", type=int, default=0, metavar="RUNS",
-                   help="check the forecast by simulating RUNS continuations of the test")
+    q.add_argument("--simulate", type=positive_int, default=0, metavar="RUNS",
+                   help="check the forecast by simulating RUNS continuations of the test "
+                   "(CPU-heavy: about a second each on this machine)")
     q.add_argument("--seed", type=int, default=1)
     q.add_argument("json", nargs="*")
     args = p.parse_args()
