@@ -32,6 +32,7 @@ import fcntl
 import json
 import math
 import os
+import random
 import re
 import shlex
 import statistics
@@ -217,7 +218,6 @@ def simulate(match, sprt, ptnml, runs, seed, check_every=10, cap_pairs=100_000):
     """A check on the forecast: continue the test `runs` times with pairs drawn from the pooled
     frequencies (the estimate taken as the truth), with match.py's own GSPRT looked at every
     `check_every` pairs, and report how often it passed and how many more games it took."""
-    import random
     rng = random.Random(seed)
     lo, hi = sprt.bounds()
     passed, extra = 0, []
