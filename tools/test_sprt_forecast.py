@@ -1,4 +1,5 @@
-"""Tests of tools/sprt_forecast.py. `make test` runs them with the venv's Python:
+"""Tests of tools/sprt_forecast.py and of `tools/tm_sprt.py pool`, which prints its forecast.
+`make test` runs them with the venv's Python:
 
     target/venv/bin/python3 -m unittest discover -s tools -p 'test_*.py'
 """
