@@ -88,18 +88,18 @@ class AgainstMatchPy(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.match = tm_sprt.load_match()
+        cls.sprt = cls.match.Sprt.parse("elo0=-10,elo1=0")
+        cls.base = [0.05, 0.25, 0.4, 0.25, 0.05]  # a pair distribution to tilt to a given nElo
 
     def test_same_constants_as_match_py(self):
         self.assertEqual(sf.NELO_SCALE, self.match.NELO_SCALE)
-        self.assertEqual((LA, LB), self.match.Sprt.parse("elo0=-10,elo1=0").bounds())
+        self.assertEqual((LA, LB), self.sprt.bounds())
 
     def test_llr_variance_per_pair(self):
         # Var of one pair's exact log-likelihood ratio ln(p1/p0) under the true distribution.
-        sprt = self.match.Sprt.parse("elo0=-10,elo1=0")
-        base = [0.05, 0.25, 0.4, 0.25, 0.05]
         for nelo in (-15.0, -5.0, 0.0, 5.0):
-            truth = sprt._mle(base, nelo)
-            p0, p1 = sprt._mle(truth, -10), sprt._mle(truth, 0)
+            truth = self.sprt._mle(self.base, nelo)
+            p0, p1 = self.sprt._mle(truth, -10), self.sprt._mle(truth, 0)
             step = [math.log(b / a) for a, b in zip(p0, p1)]
             mean = sum(q * x for q, x in zip(truth, step))
             var = sum(q * (x - mean) ** 2 for q, x in zip(truth, step))
@@ -121,12 +121,10 @@ class AgainstMatchPy(unittest.TestCase):
         self.assertAlmostEqual(per_error, sf.nelo_standard_error(pairs), delta=0.02 * per_error)
 
     def test_drift_per_pair(self):
-        sprt = self.match.Sprt.parse("elo0=-10,elo1=0")
-        base = [0.05, 0.25, 0.4, 0.25, 0.05]
         for nelo in (-15.0, -7.5, -3.3, 0.0, 5.0):
-            truth = sprt._mle(base, nelo)  # a pair distribution whose nElo is exactly `nelo`
+            truth = self.sprt._mle(self.base, nelo)  # a pair distribution whose nElo is exactly `nelo`
             pairs = 1_000_000
-            exact = sprt.llr([pairs * q for q in truth]) / pairs
+            exact = self.sprt.llr([pairs * q for q in truth]) / pairs
             mean, _ = sf.pair_llr_moments(-10, 0, nelo)
             self.assertAlmostEqual(exact, mean, delta=0.005 * abs(mean) + 1e-9, msg=nelo)
 
@@ -186,6 +184,7 @@ class Pool(unittest.TestCase):
         text = self.pool(self.RUNS[:1], ["3,10,27,17,3"])
         self.assertIn("pooled: 240 games, ptnml [8, 20, 57, 28, 7], score 51.2 %", text)
         self.assertIn("LLR +0.36 bounds (-2.94, 2.94): not decided", text)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -184,8 +184,8 @@ def pool(args):
     ptnml = [sum(r.get("ptnml", [0] * 5)[i] for r in runs) for i in range(5)]
     pairs = sum(ptnml)
     games = sum(r["games"] for r in runs)
-    with_wdl = all("wins" in r for r in runs)
-    wdl = [sum(r[k] for r in runs) for k in ("wins", "draws", "losses")] if with_wdl else None
+    keys = ("wins", "draws", "losses")
+    wdl = [sum(r[k] for r in runs) for k in keys] if all("wins" in r for r in runs) else None
     # The GSPRT, and so the forecast, counts complete pairs only.
     paired = match.estimate(match.PAIR_SCORES, ptnml, 2) if pairs else None
     if pairs and 2 * pairs == games:
