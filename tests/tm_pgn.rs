@@ -1,5 +1,5 @@
-//! `sandglass tm --pgn`: the shared lichess and TCEC files, fastchess- and cutechess-style
-//! samples, the SVG and HTML outputs, and garbage (a clear message, never a panic).
+//! `sandglass tm --pgn`: the project's lichess and TCEC samples (`data/pgn/`), fastchess- and
+//! cutechess-style samples, the SVG and HTML outputs, and garbage (a clear message, never a panic).
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -12,17 +12,14 @@ fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// The shared samples sit beside the project as ../shared (see the README).
-fn shared(name: &str) -> Option<PathBuf> {
+/// The real-game samples the project ships (`data/SOURCES.md`). A missing file fails the
+/// test: a reader that is never run is not tested.
+fn sample(name: &str) -> PathBuf {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/pgn")
+        .join("data/pgn")
         .join(name);
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!("skipped: {} not found", path.display());
-        None
-    }
+    assert!(path.is_file(), "{} is missing", path.display());
+    path
 }
 
 fn tm(args: &[&str]) -> Output {
@@ -52,20 +49,18 @@ fn temp(name: &str) -> PathBuf {
 
 #[test]
 fn lichess_sample() {
-    let Some(path) = shared("lichess_db_1000k.pgn") else {
-        return;
-    };
+    let path = sample("lichess_sample.pgn");
     let p = path.to_string_lossy();
     let text = ok(&["--pgn", &p]);
     assert!(
-        text.contains("438 games, 433 with a clock record"),
+        text.contains("102 games, 100 with a clock record"),
         "{text}"
     );
     assert!(
-        text.contains("5 problem(s)") && text.contains("no moves"),
+        text.contains("2 problem(s)") && text.contains("game 101 (msffla vs navalonorecargado): no moves"),
         "{text}"
     );
-    assert!(text.contains("all 861 players"), "{text}");
+    assert!(text.contains("all 199 players"), "{text}");
     let one = ok(&["--pgn", &p, "--game", "1", "--strategy", "all"]);
     assert!(one.contains("White alanbrito4") && one.contains("smooth soft/hard"));
     // Black's last move, 21... Qg2#, at 0:00:52 after 0:00:57: 8 s with the 3 s increment.
@@ -77,12 +72,10 @@ fn lichess_sample() {
 
 #[test]
 fn tcec_sample() {
-    let Some(path) = shared("TCEC_Cup_16_Final.pgn") else {
-        return;
-    };
+    let path = sample("tcec_sample.pgn");
     let p = path.to_string_lossy();
     let text = ok(&["--pgn", &p, "--player", "Stockfish dev-20260101-28844fc6"]);
-    assert!(text.contains("TCEC mt=/tl= (ms) ×22"), "{text}");
+    assert!(text.contains("TCEC mt=/tl= (ms) ×2"), "{text}");
     // Game 1, Stockfish (Black) after book moves: 6... g6 used 127756 ms of 1800 s + 3 s.
     assert!(
         text.contains("    6   32      1800    127.8      1675"),
