@@ -41,6 +41,7 @@ import sys
 import time
 
 import sprt_forecast
+import stats
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MATCH = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "tools", "match.py"))
@@ -155,18 +156,11 @@ def run(args):
     analyse(args, shlex.join(cmd))
 
 
-def load_match():
-    """match.py as a module, for its Elo estimator and SPRT (so pooled numbers are computed
-    exactly as a single run's are)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("match", MATCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def pool(args):
-    match = load_match()
+    try:
+        sprt = stats.Sprt.parse(args.sprt)
+    except ValueError as err:
+        sys.exit(str(err))
     runs = []
     for path in args.json:
         with open(path, encoding="utf-8") as f:
@@ -187,17 +181,16 @@ def pool(args):
     keys = ("wins", "draws", "losses")
     wdl = [sum(r[k] for r in runs) for k in keys] if all("wins" in r for r in runs) else None
     # The GSPRT, and so the forecast, counts complete pairs only.
-    paired = match.estimate(match.PAIR_SCORES, ptnml, 2) if pairs else None
+    paired = stats.pentanomial(ptnml) if pairs else None
     if pairs and 2 * pairs == games:
         model, est = "pentanomial", paired
     elif wdl:
-        model, est = "trinomial", match.estimate((1, 0.5, 0), wdl, 1)
+        model, est = "trinomial", stats.trinomial(*wdl)
     else:
         sys.exit("pool: a --ptnml run cannot be pooled with runs whose pairs are incomplete")
-    sprt = match.Sprt.parse(args.sprt)
     llr = sprt.llr(ptnml) if pairs else 0.0
     lo, hi = sprt.bounds()
-    verdict = "H1 accepted" if llr >= hi else "H0 accepted" if llr <= lo else "not decided"
+    verdict = sprt.verdict(llr)
     for name, r in zip(args.json + args.ptnml, runs):
         run_wdl = f"{r['wins']}/{r['draws']}/{r['losses']}, " if "wins" in r else ""
         print(f"{r.get('from', name)}: {r['games']} games, {run_wdl}ptnml {r.get('ptnml')}")
@@ -211,12 +204,12 @@ def pool(args):
         outlook = sprt_forecast.forecast(llr, (lo, hi), sprt.elo0, sprt.elo1, paired["nelo"], pairs)
         print(sprt_forecast.describe(outlook))
         if args.simulate:
-            simulate(match, sprt, ptnml, args.simulate, args.seed)
+            simulate(sprt, ptnml, args.simulate, args.seed)
 
 
-def simulate(match, sprt, ptnml, runs, seed, check_every=10, cap_pairs=100_000):
+def simulate(sprt, ptnml, runs, seed, check_every=10, cap_pairs=100_000):
     """A check on the forecast: continue the test `runs` times with pairs drawn from the pooled
-    frequencies (the estimate taken as the truth), with match.py's own GSPRT looked at every
+    frequencies (the estimate taken as the truth), with the same GSPRT looked at every
     `check_every` pairs, and report how often it passed and how many more games it took."""
     rng = random.Random(seed)
     lo, hi = sprt.bounds()
