@@ -3,9 +3,11 @@ one-line refusal when a program is missing, fastchess's report, and the rows the
 from fastchess's real output (tools/testdata/). `make test` runs them; no fastchess is needed.
 """
 
+import argparse
 import contextlib
 import fcntl
 import io
+import json
 import os
 import subprocess
 import sys
@@ -133,6 +135,21 @@ class TmSprtRow(unittest.TestCase):
         self.assertIn("% (5 g), 172 ms | ", text)
         self.assertTrue(text.endswith("\n\n`fastchess …`\n"))
         self.assertNotIn("refill", header)
+
+    def test_pool_reads_the_summary(self):
+        games = fp.read_games(sample("fastchess_selfplay.pgn"))
+        s = tm_sprt.summarise(games, ["sandglass-a", "sandglass-b"], stats.Sprt(0, 10), {}, "")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "run.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(s, f)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                tm_sprt.pool(argparse.Namespace(json=[path], ptnml=[], sprt="elo0=0,elo1=10", simulate=0, seed=1))
+        # fastchess printed: Points: 5.5 (68.75 %), LLR: 0.10 (-2.94, 2.94).
+        self.assertIn("pooled: 8 games, W/D/L 4/3/1, ptnml [0, 0, 2, 1, 1], score 68.8 %, Elo +137.0 ± 187.6",
+                      out.getvalue())
+        self.assertIn("LLR +0.10 bounds (-2.94, 2.94): not decided", out.getvalue())
 
     def test_a_disagreement_with_fastchess_is_reported(self):
         games = fp.read_games(sample("fastchess_selfplay.pgn"))
