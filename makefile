@@ -15,7 +15,7 @@ all:
 
 # The test command of the README and of .ci/run: everything in release (the perft suites and
 # the engine tests need the speed), then the FEN tests again in debug, where overflow checks
-# are on, then the match tools' own tests (tools/test_*.py, with ../shared/tools/match.py).
+# are on, then the match tools' own tests (tools/test_*.py: statistics and fastchess output, no games).
 # SANDGLASS_PYTHON tells tests/uci_python.rs which Python to run.
 test: python-deps
 	SANDGLASS_PYTHON=$(PYTHON) cargo test --release

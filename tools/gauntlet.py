@@ -1,134 +1,125 @@
 #!/usr/bin/env python3
 """Reliability gauntlet: many fast games at awkward controls, counting what testers fear.
 
-Plays Sandglass against itself and against Debian engines through ../shared/tools/match.py at
-each control, and prints one table row per (control, opponent): games, score, and Sandglass's
-time forfeits, illegal moves, crashes and stalls, plus the lowest clock it was ever left with
-(both sides in self-play).
+Plays Sandglass against itself and against Debian engines with fastchess at each control, and
+prints one table row per (control, opponent): games, Sandglass's score, and its time
+forfeits, illegal moves, crashes and stalls (as fastchess's `[Termination]` tags and reasons
+record them, tools/fastchess_pgn.py), plus the lowest clock it was ever left with and, at a
+repeating control such as 40/2, the lowest clock before a refill (both sides in self-play).
 Every count must be 0 with the default Move Overhead.
 
-    python3 tools/gauntlet.py ./target/release/sandglass --games 100 [--opponents self,glaurung]
-        [--controls 1+0.01,2+0,40/2,st=0.05,10+0.1] [--concurrency 2] [--out gauntlet/]
+    tools/gauntlet.py target/release/sandglass --games 100 [--opponents self,glaurung]
+        [--controls 1+0.01,2+0,40/2,st=0.05,10+0.1] [--out DIR] [--fastchess PATH]
 
-The binary is copied first, so rebuilding during a long run does not change the player.
+Opponents are found on PATH or in /usr/games (Debian's packages glaurung, stockfish,
+ethereal-chess, toga2, …); fastchess by --fastchess, $FASTCHESS or PATH. A missing one is
+named before anything is played. Each match holds the machine's match lock (--lock) and plays
+at most two games at a time. Everything is written under --out (default
+target/gauntlet/<date-time>/): the binary's copy (so rebuilding during a long run does not
+change the player), and per match fastchess's PGN and output.
 """
 import argparse
-import json
 import os
-import re
+import shlex
 import shutil
-import subprocess
 import sys
-import tempfile
+import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-MATCH = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "tools", "match.py"))
-BOOK = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "data", "books", "noob_3moves.epd"))
-INCIDENTS = ("time forfeit", "illegal move", "crash", "stall")
+import fastchess_pgn
+import fastchess_run
 
 
-def incidents_of_sandglass(summary, self_play):
-    """Sum Sandglass's incidents: engine A only, or both sides in self-play."""
-    by_engine = summary.get("losses_by_incident", {})
-    names = list(by_engine)
-    chosen = names if self_play else names[:1]
-    totals = {k: 0 for k in INCIDENTS}
-    for name in chosen:
-        for k in INCIDENTS:
-            totals[k] += by_engine[name].get(k, 0)
-    return totals
+def sandglass_figures(games, player, opponent):
+    """Sandglass's games, score, incidents and lowest clocks against one opponent; in
+    self-play (opponent None) both sides are Sandglass."""
+    names = [player] if opponent else [player, player + "-2"]
+    t = fastchess_pgn.tally(games, player, opponent=opponent or names[1])
+    incidents = dict.fromkeys(fastchess_pgn.INCIDENTS, 0)
+    for name in names:
+        for kind, n in t["incidents"].get(name, {}).items():
+            incidents[kind] += n
+    clocks = fastchess_pgn.clock_figures(games, names).values()
+    low = [c["lowest_ms"] for c in clocks if c["lowest_ms"] is not None]
+    refill = [c["before_refill_lowest_ms"] for c in clocks if c["before_refill_lowest_ms"] is not None]
+    score = (t["wins"] + t["draws"] / 2) / t["games"] if t["games"] else None
+    return {"games": t["games"], "score": score, "incidents": incidents,
+            "lowest_ms": min(low) if low else None, "before_refill_lowest_ms": min(refill) if refill else None}
 
 
-CLOCK_COMMENT = re.compile(r"(-?\d+)ms\s+(-?\d+)ms")
-
-
-def lowest_clock_in_pgn(path, self_play):
-    """Lowest clock (ms) Sandglass was left with after any of its moves, read from the runner's
-    move comments ("<used>ms <left>ms"): engine A's moves, or both sides' in self-play. The
-    runner's JSON has engine A's only."""
-    import chess.pgn  # the runner needs python-chess anyway
-    low = None
-    try:
-        f = open(path, encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    with f:
-        while (game := chess.pgn.read_game(f)) is not None:
-            a_is_white = game.headers.get("White", "").endswith("(A)")
-            for node in game.mainline():
-                m = CLOCK_COMMENT.search(node.comment or "")
-                if not m:
-                    continue
-                white_moved = not node.board().turn
-                if self_play or white_moved == a_is_white:
-                    left = int(m.group(2))
-                    low = left if low is None else min(low, left)
-    return low
+def table(rows):
+    """The Markdown table, and whether every count is 0."""
+    lines = ["| control | opponent | games | score | time forfeits | illegal moves | crashes | stalls | "
+             "lowest clock left | lowest before refill |", "|---|---|---|---|---|---|---|---|---|---|"]
+    total, games = dict.fromkeys(fastchess_pgn.INCIDENTS, 0), 0
+    for tc, opp, f in rows:
+        if f is None:
+            lines.append(f"| {tc} | {opp} | match failed | | | | | | | |")
+            continue
+        games += f["games"]
+        for k in total:
+            total[k] += f["incidents"][k]
+        inc = f["incidents"]
+        lines.append(f"| {tc} | {opp} | {f['games']} | {fastchess_pgn.fmt_pct(f['score'])} | {inc['time forfeit']} | "
+                     f"{inc['illegal move']} | {inc['crash']} | {inc['stall']} | "
+                     f"{fastchess_pgn.fmt_ms(f['lowest_ms'])} | {fastchess_pgn.fmt_ms(f['before_refill_lowest_ms'])} |")
+    lines.append(f"| all | | {games} | | {total['time forfeit']} | {total['illegal move']} | {total['crash']} | "
+                 f"{total['stall']} | | |")
+    return "\n".join(lines), all(v == 0 for v in total.values()) and all(f for _, _, f in rows)
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("engine")
-    p.add_argument("--games", type=int, default=100, help="games per control and opponent")
+    p.add_argument("--games", type=int, default=100, help="games per control and opponent (even: pairs)")
     p.add_argument("--opponents", default="self,glaurung")
     p.add_argument("--controls", default="1+0.01,2+0,40/2,st=0.05,10+0.1")
-    p.add_argument("--concurrency", type=int, default=2)
-    p.add_argument("--out", default="gauntlet")
+    p.add_argument("--out", help="folder for the games (default target/gauntlet/<date-time>/)")
     p.add_argument("--option", action="append", default=[], help="UCI option for Sandglass, NAME=VALUE")
+    fastchess_run.add_arguments(p)
     args = p.parse_args()
 
-    os.makedirs(args.out, exist_ok=True)
-    player = os.path.join(tempfile.mkdtemp(prefix="gauntlet-"), "sandglass")
-    shutil.copy2(args.engine, player)
-    rows = []
-    for tc in args.controls.split(","):
-        for opp in args.opponents.split(","):
-            self_play = opp == "self"
-            tag = f"{tc.replace('/', 'per').replace('=', '')}-{opp}"
-            cmd = [sys.executable, MATCH, player, player if self_play else opp,
-                   "--games", str(args.games), "--tc", tc, "--concurrency", str(args.concurrency),
-                   "--book", BOOK, "--pgn", os.path.join(args.out, tag + ".pgn"),
-                   "--json", os.path.join(args.out, tag + ".json")]
-            for o in args.option:
-                cmd += ["--option-a", o] + (["--option-b", o] if self_play else [])
-            print("+", " ".join(cmd), flush=True)
-            done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            with open(os.path.join(args.out, tag + ".log"), "w") as f:
-                f.write(done.stdout)
-            try:
-                with open(os.path.join(args.out, tag + ".json")) as f:
-                    s = json.load(f)
-            except (OSError, ValueError):
-                print(done.stdout[-2000:])
-                rows.append((tc, opp, 0, None, None, None))
-                continue
-            inc = incidents_of_sandglass(s, self_play)
-            low = lowest_clock_in_pgn(os.path.join(args.out, tag + ".pgn"), self_play)
-            if low is None:
-                low = (s.get("a_time_ms") or {}).get("min_clock_left")
-            rows.append((tc, opp, s.get("games", 0), s.get("score"), inc, low))
-            print(f"  {tc} vs {opp}: {s.get('games')} games, score {s.get('score')}, {inc}, min clock {low}",
-                  flush=True)
+    controls = [(text, fastchess_pgn.TimeControl.parse(text)) for text in args.controls.split(",")]
+    bad = [text for text, tc in controls if tc is None]
+    if bad or args.games < 2 or args.games % 2:
+        p.error(f"controls {bad} not understood" if bad else "--games: an even number, at least 2")
+    opponents = args.opponents.split(",")
+    fastchess, paths = fastchess_run.require("gauntlet.py", args.fastchess,
+                                             [args.engine] + [o for o in opponents if o != "self"])
+    found = dict(zip([o for o in opponents if o != "self"], paths[1:]))
+    out = os.path.abspath(args.out or os.path.join(fastchess_run.REPO, "target", "gauntlet",
+                                                   time.strftime("%Y%m%d-%H%M%S")))
+    os.makedirs(out, exist_ok=True)
+    player = os.path.join(out, "sandglass")
+    shutil.copy2(paths[0], player)
+    book = os.path.abspath(args.book)
 
+    rows = []
+    for text, tc in controls:
+        for opp in opponents:
+            tag = f"{text.replace('/', 'per').replace('=', '')}-{opp}"
+            me = fastchess_run.Engine("sandglass", player, args.option)
+            other = (fastchess_run.Engine("sandglass-2", player, args.option) if opp == "self"
+                     else fastchess_run.Engine(opp, found[opp]))
+            pgn = os.path.join(out, tag + ".pgn")
+            cmd = fastchess_run.command(fastchess, [me, other], tc, args.games // 2, book, args.concurrency, pgn,
+                                        log=os.path.join(out, tag + ".log"))
+            print("+", shlex.join(cmd), flush=True)
+            with fastchess_run.locked(args.lock):
+                code, _ = fastchess_run.play(cmd, out, os.path.join(out, tag + ".out"))
+            if code != 0 or not os.path.exists(pgn):
+                print(f"  {text} vs {opp}: fastchess exited with {code}; see {tag}.out", flush=True)
+                rows.append((text, opp, None))
+                continue
+            f = sandglass_figures(fastchess_pgn.read_games(pgn), "sandglass", None if opp == "self" else opp)
+            rows.append((text, opp, f))
+            print(f"  {text} vs {opp}: {f['games']} games, score {fastchess_pgn.fmt_pct(f['score'])}, "
+                  f"{f['incidents']}, lowest clock {fastchess_pgn.fmt_ms(f['lowest_ms'])}", flush=True)
+
+    text, clean = table(rows)
     print()
-    print("| control | opponent | games | score | time forfeits | illegal moves | crashes | stalls | lowest clock left |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    total = {k: 0 for k in INCIDENTS}
-    games = 0
-    for tc, opp, n, score, inc, low in rows:
-        if inc is None:
-            print(f"| {tc} | {opp} | match failed | | | | | | |")
-            continue
-        games += n
-        for k in INCIDENTS:
-            total[k] += inc[k]
-        sc = "n/a" if score is None else f"{100 * score:.1f}%"
-        lowtxt = "n/a" if low is None else f"{low:.0f} ms"
-        print(f"| {tc} | {opp} | {n} | {sc} | {inc['time forfeit']} | {inc['illegal move']} | "
-              f"{inc['crash']} | {inc['stall']} | {lowtxt} |")
-    print(f"| all | | {games} | | {total['time forfeit']} | {total['illegal move']} | {total['crash']} | "
-          f"{total['stall']} | |")
-    return 0 if all(v == 0 for v in total.values()) else 1
+    print(text)
+    print(f"\ngames and fastchess's output: {out}")
+    return 0 if clean else 1
 
 
 if __name__ == "__main__":

@@ -15,10 +15,10 @@ with LA < 0 < LB the bounds measured from where the LLR stands now (T = −LA·L
 These are the classical first-exit results for Brownian motion that Wald's approximations of
 the SPRT's operating characteristic and average sample number rest on.
 
-For match.py's GSPRT in normalized Elo (nElo, bounds elo0 < elo1, width Δ = elo1 − elo0,
+For the GSPRT in normalized Elo (tools/stats.py) (nElo, bounds elo0 < elo1, width Δ = elo1 − elo0,
 midpoint m) the per-pair increments of the LLR have, in the normal approximation,
 
-    mean 2·Δ·(θ − m)/S²  and  variance 2·Δ²/S²,  S = 800/ln 10 (match.py's NELO_SCALE),
+    mean 2·Δ·(θ − m)/S²  and  variance 2·Δ²/S²,  S = 800/ln 10 (stats.NELO_SCALE),
 
 where θ is the true nElo. So h = 2·(θ − m)/Δ, and the expected remaining pairs are T divided
 by that variance. A test whose true difference lies at the midpoint has no drift at all: it
@@ -32,7 +32,7 @@ what continuing the test will cost.
 
 import math
 
-NELO_SCALE = 800 / math.log(10)
+from stats import NELO_SCALE
 
 
 def exit_brownian(la, lb, h):
@@ -57,7 +57,7 @@ def exit_brownian(la, lb, h):
 
 def pair_llr_moments(elo0, elo1, nelo):
     """Mean and variance of one game pair's LLR increment for a true normalized Elo `nelo`
-    (normal approximation of match.py's pentanomial GSPRT)."""
+    (normal approximation of the pentanomial GSPRT, stats.Sprt)."""
     width = elo1 - elo0
     mean = 2 * width * (nelo - (elo0 + elo1) / 2) / NELO_SCALE**2
     return mean, 2 * width**2 / NELO_SCALE**2

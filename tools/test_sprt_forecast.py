@@ -17,9 +17,10 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import sprt_forecast as sf  # noqa: E402
+import stats  # noqa: E402
 import tm_sprt  # noqa: E402
 
-# Wald's bounds for alpha = beta = 0.05, as match.py sets them.
+# Wald's bounds for alpha = beta = 0.05, the default of stats.Sprt, fishtest and fastchess.
 LA, LB = math.log(0.05 / 0.95), math.log(0.95 / 0.05)
 
 
@@ -82,47 +83,49 @@ class UniversalFunctions(unittest.TestCase):
         self.assertAlmostEqual(sf.exit_brownian(LA, LB, -1e4)[0], 0.0)
 
 
-class AgainstMatchPy(unittest.TestCase):
-    """The normal approximation against match.py's own pentanomial GSPRT."""
+class AgainstTheGsprt(unittest.TestCase):
+    """The normal approximation against the exact pentanomial GSPRT of tools/stats.py (itself
+    checked against fastchess's numbers in test_stats.py)."""
 
     @classmethod
     def setUpClass(cls):
-        cls.match = tm_sprt.load_match()
-        cls.sprt = cls.match.Sprt.parse("elo0=-10,elo1=0")
+        cls.sprt = stats.Sprt.parse("elo0=-10,elo1=0")
         cls.base = [0.05, 0.25, 0.4, 0.25, 0.05]  # a pair distribution to tilt to a given nElo
 
-    def test_same_constants_as_match_py(self):
-        self.assertEqual(sf.NELO_SCALE, self.match.NELO_SCALE)
+    def test_same_constants_as_the_gsprt(self):
+        # fishtest's LLRcalc.py: nelo_divided_by_nt = 800 / math.log(10)  # 347.43558552260146
+        self.assertEqual(sf.NELO_SCALE, stats.NELO_SCALE)
+        self.assertAlmostEqual(sf.NELO_SCALE, 347.43558552260146, places=12)
         self.assertEqual((LA, LB), self.sprt.bounds())
 
     def test_llr_variance_per_pair(self):
         # Var of one pair's exact log-likelihood ratio ln(p1/p0) under the true distribution.
         for nelo in (-15.0, -5.0, 0.0, 5.0):
-            truth = self.sprt._mle(self.base, nelo)
-            p0, p1 = self.sprt._mle(truth, -10), self.sprt._mle(truth, 0)
+            truth = self.sprt.mle(self.base, nelo)
+            p0, p1 = self.sprt.mle(truth, -10), self.sprt.mle(truth, 0)
             step = [math.log(b / a) for a, b in zip(p0, p1)]
             mean = sum(q * x for q, x in zip(truth, step))
             var = sum(q * (x - mean) ** 2 for q, x in zip(truth, step))
             self.assertAlmostEqual(var, sf.pair_llr_moments(-10, 0, nelo)[1], delta=0.01 * var, msg=nelo)
 
     def test_standard_error_of_the_estimate(self):
-        # match.py's nElo moves by one standard error when the pair score moves by one.
+        # The estimate's nElo moves by one standard error when the pair score moves by one.
         ptnml = [60, 300, 500, 300, 60]
         pairs = sum(ptnml)
-        scores = self.match.PAIR_SCORES
+        scores = stats.PAIR_SCORES
         sigma = math.sqrt(sum(c * (x - 0.5) ** 2 for c, x in zip(ptnml, scores)) / pairs)
         shift = sigma / math.sqrt(pairs)
         # Move one pair's worth of score mass at a time: WL+DD → WD shifts the mean by 1/(4·pairs).
         moved = list(ptnml)
         k = round(4 * pairs * shift)
         moved[2], moved[3] = moved[2] - k, moved[3] + k
-        nelo = self.match.estimate(scores, moved, 2)["nelo"]
+        nelo = stats.estimate(scores, moved, 2)["nelo"]
         per_error = nelo / (k / (4 * pairs) / shift)
         self.assertAlmostEqual(per_error, sf.nelo_standard_error(pairs), delta=0.02 * per_error)
 
     def test_drift_per_pair(self):
         for nelo in (-15.0, -7.5, -3.3, 0.0, 5.0):
-            truth = self.sprt._mle(self.base, nelo)  # a pair distribution whose nElo is exactly `nelo`
+            truth = self.sprt.mle(self.base, nelo)  # a pair distribution whose nElo is exactly `nelo`
             pairs = 1_000_000
             exact = self.sprt.llr([pairs * q for q in truth]) / pairs
             mean, _ = sf.pair_llr_moments(-10, 0, nelo)

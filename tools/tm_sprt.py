@@ -3,32 +3,35 @@
 the time manager is judged by, as a MEASUREMENTS.md row.
 
     tools/tm_sprt.py run --name "node fraction on vs off" --tc 5+0.05 --games 400 \\
-        --binary-a /work/bin/sandglass-x --option-b "TM NodeFraction=false" \\
+        --binary-a target/release/sandglass --option-b "TM NodeFraction=false" \\
         --sprt elo0=0,elo1=10 --append MEASUREMENTS.md
-    tools/tm_sprt.py analyse --name "…" --json run.json --pgn run.pgn [--append MEASUREMENTS.md]
+    tools/tm_sprt.py analyse --name "…" --tc 5+0.05 --json run.json --pgn run.pgn [--append MEASUREMENTS.md]
     tools/tm_sprt.py pool --sprt elo0=0,elo1=10 run1.json run2.json [--ptnml 3,20,25,9,3]
+
+`run` plays the match with fastchess (tools/fastchess_run.py: --fastchess PATH, else
+$FASTCHESS, else fastchess on PATH; book data/books/noob_3moves_5k.epd; game pairs with
+colours reversed; at most 2 games at a time), holding an exclusive flock on --lock (default
+/tmp/sandglass-match.lock) so that only one match runs on the machine at a time; fastchess
+stops early when the SPRT is decided. It writes the PGN, fastchess's output and a JSON summary
+under --out-dir (default target/tm_sprt/), then analyses them. The row gives W/D/L, Elo ±
+95 %, the SPRT verdict, and for each engine the mean time per move, the share of the time
+given by its 60th move that it had used then (games that lasted that long), its lowest clock
+and, at a repeating control such as 40/2, the clock it had left before each refill (mean and
+lowest), all read from fastchess's clock comments (tools/fastchess_pgn.py). fastchess's
+command goes under the row.
 
 `pool` adds up runs of the same question (same engines and options, different seeds, e.g. a
 match stopped at the end of one session and continued in the next): it sums W/D/L and the
 pentanomial game-pair counts and prints Elo ± 95 % and the SPRT's LLR for the whole, with
-match.py's own estimator and GSPRT, so the pooled figures mean what each run's do. A run
-whose JSON is gone can be given by its pentanomial counts (`--ptnml`, as MEASUREMENTS.md
-records them). While the SPRT is undecided, `pool` also forecasts its chance to pass and the
-games it still needs (tools/sprt_forecast.py explains how); `--simulate RUNS` checks that
-forecast by continuing the test RUNS times with match.py's own GSPRT.
-
-`run` plays the match with ../shared/tools/match.py (book noob_3moves.epd, concurrency 2),
-holding an exclusive lock on --lock (default /work/match.lock) so that only one match runs on
-the machine at a time, then analyses it. The row gives W/D/L, Elo ± 95 %, the SPRT verdict,
-and for each engine the mean time per move, the share of base + increments it had used by its
-60th move (games that lasted that long) and its lowest clock, read from the PGN's move
-comments (`… <elapsed>ms <left>ms`). The exact command goes under the row.
-
-Run it with the Python that has python-chess (e.g. /work/venv/bin/python).
+the estimator and GSPRT of tools/stats.py (the ones fishtest and fastchess use), so the pooled
+figures mean what each run's do. A run whose JSON is gone can be given by its pentanomial
+counts (`--ptnml`, as MEASUREMENTS.md records them). While the SPRT is undecided, `pool` also
+forecasts its chance to pass and the games it still needs (tools/sprt_forecast.py explains
+how); `--simulate RUNS` checks that forecast by continuing the test RUNS times with the same
+GSPRT. `pool` is arithmetic only: it needs no runner.
 """
 
 import argparse
-import fcntl
 import json
 import math
 import os
@@ -36,63 +39,15 @@ import random
 import re
 import shlex
 import statistics
-import subprocess
 import sys
 import time
 
+import fastchess_pgn
+import fastchess_run
 import sprt_forecast
+import stats
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-MATCH = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "tools", "match.py"))
-BOOK = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "data", "books", "noob_3moves.epd"))
-CLOCK = re.compile(r"(\d+)ms (-?\d+)ms\s*(,|$)")
-MOVE_N = 60
-
-
-def parse_tc(text):
-    """(base ms, increment ms) of a B+I or B control; None for others (no share computed)."""
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?", text.strip())
-    if not m:
-        return None
-    return float(m.group(1)) * 1000, float(m.group(2) or 0) * 1000
-
-
-def clock_figures(pgn_path, names, tc):
-    """Per engine name: mean ms per move, mean share used by its 60th move, lowest clock."""
-    try:
-        import chess.pgn
-    except ImportError:
-        sys.exit("python-chess is missing: run this with /work/venv/bin/python")
-    per = {n: {"used": [], "share": [], "lowest": None} for n in names}
-    with open(pgn_path, encoding="utf-8") as f:
-        while (game := chess.pgn.read_game(f)) is not None:
-            side = {True: game.headers.get("White"), False: game.headers.get("Black")}
-            count = {True: 0, False: 0}
-            board = game.board()
-            for node in game.mainline():
-                white = board.turn
-                board.push(node.move)
-                m = CLOCK.search(node.comment or "")
-                name = side[white]
-                if not m or name not in per:
-                    continue
-                used, left = float(m.group(1)), float(m.group(2))
-                rec = per[name]
-                rec["used"].append(used)
-                rec["lowest"] = left if rec["lowest"] is None else min(rec["lowest"], left)
-                count[white] += 1
-                if tc and count[white] == MOVE_N:
-                    total = tc[0] + MOVE_N * tc[1]
-                    rec["share"].append((total - left) / total)
-    out = {}
-    for n, rec in per.items():
-        out[n] = {
-            "ms_per_move": statistics.fmean(rec["used"]) if rec["used"] else None,
-            "share_by_60": statistics.fmean(rec["share"]) if rec["share"] else None,
-            "games_to_60": len(rec["share"]),
-            "lowest_ms": rec["lowest"],
-        }
-    return out
+OUT_DIR = os.path.join(fastchess_run.REPO, "target", "tm_sprt")
 
 
 def fmt(v, spec, none="n/a"):
@@ -103,18 +58,24 @@ def row(name, tc, summary, clocks, command):
     a, b = summary["engine_a"], summary["engine_b"]
     sprt = summary.get("sprt")
     verdict = f"{sprt['result']} (LLR {sprt['llr']:+.2f})" if sprt else "-"
+    refills = any(c.get("refills") for c in clocks.values())
 
     def side(n):
         c = clocks.get(n, {})
-        return (f"{fmt(c.get('ms_per_move'), '.0f')} ms, "
+        text = (f"{fmt(c.get('ms_per_move'), '.0f')} ms, "
                 f"{fmt(c.get('share_by_60') and 100 * c['share_by_60'], '.0f')}% "
                 f"({c.get('games_to_60', 0)} g), {fmt(c.get('lowest_ms'), '.0f')} ms")
+        if refills:
+            text += (f", {fmt(c.get('before_refill_mean_ms'), '.0f')}/"
+                     f"{fmt(c.get('before_refill_lowest_ms'), '.0f')} ms")
+        return text
 
     line = (f"| {name} | {tc} | {summary['games']} | {summary['wins']}/{summary['draws']}/{summary['losses']} | "
             f"{fmt(summary.get('elo'), '+.1f')} ± {fmt(summary.get('elo_err95'), '.1f')} | {verdict} | "
             f"{side(a)} | {side(b)} |")
     header = ("| question | control | games | W/D/L (A) | Elo ± 95% | SPRT | A: time/move, used by move 60 "
-              "(games), lowest clock | B: same |\n|---|---|---|---|---|---|---|---|")
+              "(games), lowest clock" + (", before refill mean/lowest" if refills else "") +
+              " | B: same |\n|---|---|---|---|---|---|---|---|")
     return header, line + f"\n\n`{command}`\n"
 
 
@@ -122,8 +83,9 @@ def analyse(args, command):
     with open(args.json, encoding="utf-8") as f:
         summary = json.load(f)
     names = [summary["engine_a"], summary["engine_b"]]
-    clocks = clock_figures(args.pgn, names, parse_tc(args.tc))
-    header, text = row(args.name, args.tc, summary, clocks, command)
+    games = fastchess_pgn.read_games(args.pgn)
+    clocks = fastchess_pgn.clock_figures(games, names, fastchess_pgn.TimeControl.parse(args.tc))
+    header, text = row(args.name, args.tc, summary, clocks, summary.get("command", command))
     print(header)
     print(text)
     if args.append:
@@ -131,42 +93,66 @@ def analyse(args, command):
             f.write("\n" + header + "\n" + text)
 
 
+def summarise(games, names, sprt, fastchess_report, command):
+    """The run's figures from its PGN, A's view (as `pool` reads them), checked against
+    fastchess's own report."""
+    t = fastchess_pgn.tally(games, names[0], opponent=names[1])
+    pairs = sum(t["ptnml"])
+    complete = pairs > 0 and 2 * pairs == t["games"]
+    est = stats.pentanomial(t["ptnml"]) if complete else stats.trinomial(t["wins"], t["draws"], t["losses"])
+    llr = sprt.llr(t["ptnml"]) if pairs else 0.0
+    summary = {"engine_a": names[0], "engine_b": names[1], "games": t["games"], "wins": t["wins"],
+               "draws": t["draws"], "losses": t["losses"], "ptnml": t["ptnml"], "complete_pairs": pairs,
+               "elo_model": "pentanomial" if complete else "trinomial", **est,
+               "sprt": {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
+                        "llr": llr, "result": sprt.verdict(llr)},
+               "losses_by_incident": {n: t["incidents"].get(n, dict.fromkeys(fastchess_pgn.INCIDENTS, 0))
+                                      for n in names},
+               "command": command}
+    theirs = {k: fastchess_report.get(k) for k in ("games", "wins", "draws", "losses", "ptnml")}
+    ours = {k: summary[k] for k in theirs}
+    if fastchess_report and theirs != ours:
+        print(f"warning: the PGN gives {ours}, fastchess's report {theirs}", file=sys.stderr)
+    return summary
+
+
 def run(args):
+    binaries = [args.binary_a, args.binary_b or args.binary_a]
+    fastchess, paths = fastchess_run.require("tm_sprt.py run", args.fastchess, binaries)
+    tc = fastchess_pgn.TimeControl.parse(args.tc)
+    if tc is None:
+        sys.exit(f"--tc {args.tc!r}: expected B+I (10+0.1), M/B (40/2), M/B+I or st=S")
+    try:
+        sprt = stats.Sprt.parse(args.sprt)
+    except ValueError as err:
+        sys.exit(str(err))
+    if args.games < 2 or args.games % 2:
+        sys.exit("--games: an even number (game pairs), at least 2")
     stamp = time.strftime("%Y%m%d-%H%M%S")
     slug = re.sub(r"[^a-z0-9]+", "-", args.name.lower()).strip("-") or "match"
-    base = os.path.join(args.out_dir, f"{slug}-{stamp}")
-    args.json, args.pgn = base + ".json", base + ".pgn"
-    cmd = [sys.executable, args.match, args.binary_a, args.binary_b or args.binary_a,
-           "--games", str(args.games), "--tc", args.tc, "--concurrency", str(args.concurrency),
-           "--book", args.book, "--json", args.json, "--pgn", args.pgn]
-    if args.sprt:
-        cmd += ["--sprt", args.sprt]
-    for o in args.option_a:
-        cmd += ["--option-a", o]
-    for o in args.option_b:
-        cmd += ["--option-b", o]
     os.makedirs(args.out_dir, exist_ok=True)
-    with open(args.lock, "w") as lock:
-        print(f"waiting for {args.lock} …", file=sys.stderr)
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        code = subprocess.call(cmd)
-    if code != 0 or not os.path.exists(args.json):
-        sys.exit(f"match.py failed with exit code {code}")
-    analyse(args, shlex.join(cmd))
-
-
-def load_match():
-    """match.py as a module, for its Elo estimator and SPRT (so pooled numbers are computed
-    exactly as a single run's are)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("match", MATCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    base = os.path.abspath(os.path.join(args.out_dir, f"{slug}-{stamp}"))
+    args.json, args.pgn = base + ".json", base + ".pgn"
+    names = [f"{os.path.basename(p)}-{side}" for p, side in zip(paths, "AB")]
+    engines = [fastchess_run.Engine(n, p, opts) for n, p, opts in zip(names, paths, (args.option_a, args.option_b))]
+    cmd = fastchess_run.command(fastchess, engines, tc, args.games // 2, os.path.abspath(args.book),
+                                args.concurrency, args.pgn, sprt=sprt, seed=args.seed, log=base + ".log")
+    with fastchess_run.locked(args.lock):
+        code, output = fastchess_run.play(cmd, args.out_dir, base + ".out", echo=True)
+    if code != 0 or not os.path.exists(args.pgn):
+        sys.exit(f"fastchess failed with exit code {code}; its output is in {base}.out")
+    summary = summarise(fastchess_pgn.read_games(args.pgn), names, sprt, fastchess_run.report(output),
+                        shlex.join(cmd))
+    with open(args.json, "w", encoding="utf-8") as f:
+        json.dump(summary, f, indent=1)
+    analyse(args, summary["command"])
 
 
 def pool(args):
-    match = load_match()
+    try:
+        sprt = stats.Sprt.parse(args.sprt)
+    except ValueError as err:
+        sys.exit(str(err))
     runs = []
     for path in args.json:
         with open(path, encoding="utf-8") as f:
@@ -187,17 +173,16 @@ def pool(args):
     keys = ("wins", "draws", "losses")
     wdl = [sum(r[k] for r in runs) for k in keys] if all("wins" in r for r in runs) else None
     # The GSPRT, and so the forecast, counts complete pairs only.
-    paired = match.estimate(match.PAIR_SCORES, ptnml, 2) if pairs else None
+    paired = stats.pentanomial(ptnml) if pairs else None
     if pairs and 2 * pairs == games:
         model, est = "pentanomial", paired
     elif wdl:
-        model, est = "trinomial", match.estimate((1, 0.5, 0), wdl, 1)
+        model, est = "trinomial", stats.trinomial(*wdl)
     else:
         sys.exit("pool: a --ptnml run cannot be pooled with runs whose pairs are incomplete")
-    sprt = match.Sprt.parse(args.sprt)
     llr = sprt.llr(ptnml) if pairs else 0.0
     lo, hi = sprt.bounds()
-    verdict = "H1 accepted" if llr >= hi else "H0 accepted" if llr <= lo else "not decided"
+    verdict = sprt.verdict(llr)
     for name, r in zip(args.json + args.ptnml, runs):
         run_wdl = f"{r['wins']}/{r['draws']}/{r['losses']}, " if "wins" in r else ""
         print(f"{r.get('from', name)}: {r['games']} games, {run_wdl}ptnml {r.get('ptnml')}")
@@ -211,12 +196,12 @@ def pool(args):
         outlook = sprt_forecast.forecast(llr, (lo, hi), sprt.elo0, sprt.elo1, paired["nelo"], pairs)
         print(sprt_forecast.describe(outlook))
         if args.simulate:
-            simulate(match, sprt, ptnml, args.simulate, args.seed)
+            simulate(sprt, ptnml, args.simulate, args.seed)
 
 
-def simulate(match, sprt, ptnml, runs, seed, check_every=10, cap_pairs=100_000):
+def simulate(sprt, ptnml, runs, seed, check_every=10, cap_pairs=100_000):
     """A check on the forecast: continue the test `runs` times with pairs drawn from the pooled
-    frequencies (the estimate taken as the truth), with match.py's own GSPRT looked at every
+    frequencies (the estimate taken as the truth), with the same GSPRT looked at every
     `check_every` pairs, and report how often it passed and how many more games it took."""
     rng = random.Random(seed)
     lo, hi = sprt.bounds()
@@ -252,13 +237,11 @@ def main():
     r.add_argument("--binary-b", help="default: the same binary as A")
     r.add_argument("--option-a", action="append", default=[], metavar="NAME=VALUE")
     r.add_argument("--option-b", action="append", default=[], metavar="NAME=VALUE")
-    r.add_argument("--games", type=int, default=400)
+    r.add_argument("--games", type=int, default=400, help="games (an even number: pairs); fewer if the SPRT ends")
     r.add_argument("--sprt", default="elo0=0,elo1=10")
-    r.add_argument("--concurrency", type=int, default=2)
-    r.add_argument("--book", default=BOOK, help=f"default {BOOK}")
-    r.add_argument("--lock", default="/work/match.lock")
-    r.add_argument("--match", default=MATCH, help=f"match.py (default {MATCH})")
-    r.add_argument("--out-dir", default="/work/logs")
+    r.add_argument("--seed", type=int, help="fastchess's -srand (the book order)")
+    r.add_argument("--out-dir", default=OUT_DIR, help=f"default {os.path.relpath(OUT_DIR, fastchess_run.REPO)}/")
+    fastchess_run.add_arguments(r)
     a = sub.add_parser("analyse", help="analyse a finished match (its --json and --pgn)")
     a.add_argument("--json", required=True)
     a.add_argument("--pgn", required=True)

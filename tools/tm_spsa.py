@@ -29,24 +29,25 @@ small enough to stay in the useful range.
 
 The state (theta, iteration, seed) is written to --state after every iteration, so an
 interrupted run resumes with the same command. Every iteration is one line of --log (CSV).
-Matches go through ../shared/tools/match.py under an exclusive lock on --lock (default
-/work/match.lock), so only one match runs on the machine at a time. Run it with the Python
-that has python-chess (e.g. target/venv/bin/python3).
+The games are played by fastchess (tools/fastchess_run.py: --fastchess PATH, else $FASTCHESS,
+else fastchess on PATH; book data/books/noob_3moves_5k.epd, at most 2 games at a time), the
+whole run holding an exclusive flock on --lock (default /tmp/sandglass-match.lock), so only
+one match runs on the machine at a time. W/D/L and the time forfeits, illegal moves, crashes
+and stalls are read from fastchess's PGN (tools/fastchess_pgn.py).
 """
 
 import argparse
+import contextlib
 import csv
-import fcntl
 import json
 import math
 import os
 import random
-import subprocess
 import sys
 import tempfile
 
-# Where match.py and the book are: one definition, in the SPRT tool beside this one.
-from tm_sprt import BOOK as DEFAULT_BOOK, MATCH as DEFAULT_MATCH
+import fastchess_pgn
+import fastchess_run
 
 GAMMA = 0.101
 ALPHA = 0.602
@@ -111,27 +112,22 @@ def spsa_step(theta, params, k, iterations, delta, result):
 
 
 def play(args, plus, minus, seed):
-    """Play --pairs game pairs, A at `plus`, B at `minus`; return (wins, draws, losses) of A."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "result.json")
-        cmd = [sys.executable, args.match, args.engine, args.engine,
-               "--games", str(2 * args.pairs), "--tc", args.tc,
-               "--concurrency", str(args.concurrency), "--book", args.book,
-               "--seed", str(seed), "--json", out]
-        for name, value in plus:
-            cmd += ["--option-a", f"{name}={value}"]
-        for name, value in minus:
-            cmd += ["--option-b", f"{name}={value}"]
-        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if done.returncode != 0 or not os.path.exists(out):
-            sys.stderr.write(done.stdout[-2000:])
-            raise RuntimeError(f"match.py failed (exit {done.returncode})")
-        with open(out) as f:
-            r = json.load(f)
-        # {engine: {"time forfeit": n, "illegal move": n, "crash": n, "stall": n}}
-        faults = sum(n for side in r.get("losses_by_incident", {}).values()
-                     for n in side.values())
-        return r["wins"], r["draws"], r["losses"], faults
+    """Play --pairs game pairs, A at `plus`, B at `minus`; return A's (wins, draws, losses) and
+    the count of games lost by a time forfeit, illegal move, crash or stall."""
+    names = ("plus", "minus")
+    engines = [fastchess_run.Engine(name, args.engine, [f"{n}={v}" for n, v in values])
+               for name, values in zip(names, (plus, minus))]
+    with tempfile.TemporaryDirectory(prefix="tm_spsa-") as tmp:
+        pgn = os.path.join(tmp, "games.pgn")
+        cmd = fastchess_run.command(args.fastchess, engines, args.tc_parsed, args.pairs, args.book,
+                                    args.concurrency, pgn, seed=seed)
+        code, output = fastchess_run.play(cmd, tmp, os.path.join(tmp, "fastchess.out"))
+        if code != 0 or not os.path.exists(pgn):
+            sys.stderr.write(output[-2000:])
+            raise RuntimeError(f"fastchess failed (exit {code})")
+        t = fastchess_pgn.tally(fastchess_pgn.read_games(pgn), names[0], opponent=names[1])
+    faults = sum(n for side in t["incidents"].values() for n in side.values())
+    return t["wins"], t["draws"], t["losses"], faults
 
 
 def load_state(path, params, args):
@@ -161,14 +157,12 @@ def save_state(path, state):
 def run(args):
     params = [Param(s) for s in args.param]
     state = load_state(args.state, params, args)
-    lock = open(args.lock, "a") if args.lock else None
-    if lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-    log = open(args.log, "a", newline="") if args.log else None
-    writer = csv.writer(log) if log else None
-    if writer and state["k"] == 0:
-        writer.writerow(["k", "c_k(first)", "W", "D", "L"] + [p.name for p in params])
-    try:
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(fastchess_run.locked(args.lock))
+        log = stack.enter_context(open(args.log, "a", newline="")) if args.log else None
+        writer = csv.writer(log) if log else None
+        if writer and state["k"] == 0:
+            writer.writerow(["k", "c_k(first)", "W", "D", "L"] + [p.name for p in params])
         while state["k"] < args.iterations:
             k = state["k"] + 1
             rng = random.Random(state["seed"] * 1_000_003 + k)
@@ -194,11 +188,6 @@ def run(args):
                 log.flush()
             shown = ", ".join(f"{p.name} {x:.1f}" for p, x in zip(params, state["theta"]))
             print(f"iteration {k}/{args.iterations}: +{w} ={d_} -{l} -> {shown}", flush=True)
-    finally:
-        if log:
-            log.close()
-        if lock:
-            lock.close()
     print("tuned: " + ", ".join(f"{p.name}={round(x)}" for p, x in zip(params, state["theta"])))
     print(f"games: {2 * args.pairs * state['k']}, plus side W/D/L "
           f"{state['wins']}/{state['draws']}/{state['losses']}, "
@@ -241,13 +230,10 @@ def main():
     r.add_argument("--iterations", type=int, required=True)
     r.add_argument("--tc", default="5+0.05")
     r.add_argument("--pairs", type=int, default=1, help="game pairs per iteration")
-    r.add_argument("--concurrency", type=int, default=2)
-    r.add_argument("--book", default=DEFAULT_BOOK)
-    r.add_argument("--match", default=DEFAULT_MATCH)
     r.add_argument("--state", help="JSON file: resume from it, update it every iteration")
     r.add_argument("--log", help="CSV file: one line per iteration")
-    r.add_argument("--lock", default="/work/match.lock")
     r.add_argument("--seed", type=int)
+    fastchess_run.add_arguments(r)
     sub.add_parser("selftest", help="check the schedule and the update")
     args = ap.parse_args()
     if args.cmd == "selftest":
@@ -255,6 +241,11 @@ def main():
         return
     if args.iterations < 1 or args.pairs < 1:
         raise SystemExit("--iterations and --pairs must be at least 1")
+    args.tc_parsed = fastchess_pgn.TimeControl.parse(args.tc)
+    if args.tc_parsed is None:
+        raise SystemExit(f"--tc {args.tc!r}: expected B+I (5+0.05), M/B (40/2), M/B+I or st=S")
+    args.fastchess, (args.engine,) = fastchess_run.require("tm_spsa.py run", args.fastchess, [args.engine])
+    args.book = os.path.abspath(args.book)
     try:
         run(args)
     except ValueError as e:

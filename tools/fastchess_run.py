@@ -1,0 +1,145 @@
+"""Playing matches with fastchess: finding it and the engines, the command line, the machine
+lock, and fastchess's final report.
+
+fastchess (github Disservin/fastchess, MIT) is the runner OpenBench and the rating-list
+testers use: it keeps the clocks in C++, writes each move's time and clock into the PGN, and
+runs the pentanomial SPRT. The tools here only build its command line and read what it writes
+(tools/fastchess_pgn.py); the statistics are tools/stats.py's.
+
+Every match holds an exclusive `flock` on one lock file (default /tmp/sandglass-match.lock),
+so that two matches never share the cores, and plays at most two games at a time.
+"""
+
+import contextlib
+import dataclasses
+import fcntl
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BOOK = os.path.join(REPO, "data", "books", "noob_3moves_5k.epd")
+LOCK = "/tmp/sandglass-match.lock"
+MAX_CONCURRENCY = 2
+# Debian and Ubuntu install the packaged engines (glaurung, stockfish, toga2, …) here, which is
+# not on every user's PATH.
+GAMES_DIR = "/usr/games"
+
+
+@dataclasses.dataclass
+class Engine:
+    name: str
+    cmd: str
+    options: list = dataclasses.field(default_factory=list)  # "Name=Value" items
+
+
+def find_program(name):
+    """The absolute path of an executable given by path, or by name on PATH or in /usr/games."""
+    if os.sep in name:
+        return os.path.abspath(name) if os.path.isfile(name) and os.access(name, os.X_OK) else None
+    return shutil.which(name) or shutil.which(name, path=GAMES_DIR)
+
+
+def require(tool, fastchess, engines):
+    """(fastchess's path, [each engine's path]); exits with one line naming everything missing
+    before anything is played. `fastchess`: --fastchess, else $FASTCHESS, else on PATH."""
+    given = fastchess or os.environ.get("FASTCHESS") or "fastchess"
+    runner = find_program(given)
+    paths = [find_program(e) for e in engines]
+    missing = [] if runner else [f"fastchess ({given!r}; give --fastchess PATH or set FASTCHESS, "
+                                 f"README \"Measuring\" says how to build it)"]
+    missing += [f"engine {e!r}" for e, p in zip(engines, paths) if p is None]
+    if missing:
+        print(f"{tool}: not found: {', '.join(dict.fromkeys(missing))}", file=sys.stderr)
+        sys.exit(2)
+    return runner, paths
+
+
+def add_arguments(parser, book=True):
+    """The options every match tool takes."""
+    parser.add_argument("--fastchess", help="the fastchess binary (default: $FASTCHESS, else fastchess on PATH)")
+    parser.add_argument("--lock", default=LOCK, help=f"lock file held while playing (default {LOCK})")
+    parser.add_argument("--concurrency", type=concurrency, default=MAX_CONCURRENCY,
+                        help=f"games at a time, at most {MAX_CONCURRENCY} (default {MAX_CONCURRENCY})")
+    if book:
+        parser.add_argument("--book", default=BOOK, help=f"EPD opening book (default {os.path.relpath(BOOK, REPO)})")
+
+
+def concurrency(text):
+    value = int(text)
+    if not 1 <= value <= MAX_CONCURRENCY:
+        raise ValueError(f"concurrency {text}: 1 to {MAX_CONCURRENCY}")
+    return value
+
+
+def command(fastchess, engines, tc, pairs, book, concurrency, pgn, sprt=None, seed=None, log=None):
+    """fastchess's command line: `pairs` game pairs (each opening played with both colours) from
+    the book in random order, every move's clock in the PGN (`timeleft=true`), crashed
+    engines restarted (`-recover`), and the SPRT if given (normalized Elo, as fishtest)."""
+    cmd = [fastchess]
+    for e in engines:
+        cmd += ["-engine", f"cmd={e.cmd}", f"name={e.name}"] + [f"option.{o}" for o in e.options]
+    cmd += ["-each", tc.fastchess(), "proto=uci",
+            "-openings", f"file={book}", "format=epd", "order=random",
+            "-games", "2", "-rounds", str(pairs), "-repeat",
+            "-concurrency", str(concurrency), "-recover",
+            "-pgnout", f"file={pgn}", "timeleft=true"]
+    if sprt is not None:
+        cmd += ["-sprt", f"elo0={sprt.elo0:g}", f"elo1={sprt.elo1:g}", f"alpha={sprt.alpha:g}",
+                f"beta={sprt.beta:g}", "model=normalized"]
+    if seed is not None:
+        cmd += ["-srand", str(seed)]
+    if log is not None:
+        cmd += ["-log", f"file={log}", "level=warn"]
+    return cmd
+
+
+@contextlib.contextmanager
+def locked(path):
+    """Hold an exclusive flock on `path` (waiting, and saying so, while another match holds it)."""
+    with open(path, "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"waiting for {path} (another match is playing) …", file=sys.stderr, flush=True)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def play(cmd, cwd, output, echo=False):
+    """Run fastchess in `cwd` (it writes config.json there), its output to the file `output`
+    and, with `echo`, to our stdout too; return (exit code, output text)."""
+    lines = []
+    with open(output, "w", encoding="utf-8") as out:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                errors="replace")
+        for line in proc.stdout:
+            out.write(line)
+            lines.append(line)
+            if echo:
+                sys.stdout.write(line)
+                sys.stdout.flush()
+        code = proc.wait()
+    return code, "".join(lines)
+
+
+def report(text):
+    """The last report of fastchess's output (its `Results of A vs B` block) for the first
+    engine: games, wins, losses, draws, ptnml and the SPRT's LLR; {} if there is none."""
+    start = text.rfind("Results of ")
+    if start < 0:
+        return {}
+    block = text[start:]
+    out = {}
+    m = re.search(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)", block)
+    if m:
+        out.update(zip(("games", "wins", "losses", "draws"), map(int, m.groups())))
+    m = re.search(r"Ptnml\(0-2\): \[(\d+), (\d+), (\d+), (\d+), (\d+)\]", block)
+    if m:
+        out["ptnml"] = [int(x) for x in m.groups()]
+    m = re.search(r"LLR: (-?[\d.]+)", block)
+    if m:
+        out["llr"] = float(m.group(1))
+    return out

@@ -1,0 +1,145 @@
+"""The statistics of engine matches: Elo from a score, the estimate from W/D/L or from game-pair
+counts, and the pentanomial GSPRT in normalized Elo, as fishtest and fastchess compute them.
+
+`pool`, the SPRT forecast, the match tools and their tests all use this one module, so a pooled
+figure means what a single run's does, and none of them needs a match runner to compute it.
+
+Sources, each checked in tools/test_stats.py against the source's own numbers:
+
+- Logistic Elo of an expected score s: Elo = −400 · log10(1/s − 1) (the logistic model of
+  Elo ratings, as fastchess's `scoreToEloDiff` and fishtest's `stat_util.elo` write it).
+- The estimate: score μ and its variance from the counts of per-unit scores (a game scores
+  1, ½ or 0; a game pair with colours reversed scores 0, ¼, ½, ¾ or 1: the pentanomial
+  counts LL, LD, WL+DD, WD, WW). Elo ± 95 % maps μ ± 1.96 · σ/√n through the logistic curve
+  and halves the span; normalized Elo is (μ − ½)/σ_game · 800/ln 10 with σ_game the per-game
+  standard deviation (for pairs σ_pair · √2); LOS is Φ((μ − ½)/(σ/√n)). fastchess,
+  `app/src/matchmaking/elo/elo_wdl.cpp` and `elo_pentanomial.cpp`; Michel Van den Bergh,
+  "Normalized Elo" (https://www.cantate.be/Fishtest/normalized_elo.pdf).
+- The GSPRT: the log-likelihood ratio of the two maximum-likelihood distributions, among those
+  with normalized Elo elo0 and elo1, for the observed counts. Michel Van den Bergh, "Comments
+  on normalized Elo", section 4.1 (https://www.cantate.be/Fishtest/normalized_elo_practical.pdf):
+  the distribution closest to the empirical one p̂ with (μ − ½)/σ = t is p_i = p̂_i/(1 + θ·φ_i),
+  φ_i = a_i − ½ − ½ · t · σ · (1 + ((a_i − μ)/σ)²), where μ and σ are those of p itself, so it
+  is found by iteration, each step solving Σ p̂_i φ_i/(1 + θ φ_i) = 0 for θ. Per pair
+  t = √2 · nElo/(800/ln 10), per game t = nElo/(800/ln 10). Empty cells count 1e-3. Wald's
+  bounds ln(β/(1 − α)) and ln((1 − β)/α). fishtest `server/fishtest/stats/LLRcalc.py`, and
+  fastchess `app/src/matchmaking/sprt/sprt.cpp` (`getLLR_normalized`), which this follows.
+"""
+
+import dataclasses
+import math
+
+NELO_SCALE = 800 / math.log(10)
+GAME_SCORES = (1.0, 0.5, 0.0)  # W, D, L
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # pentanomial cells: LL, LD, WL+DD, WD, WW
+Z95 = 1.959963984540054  # the two-sided 95 % quantile of the normal distribution
+
+
+def elo(score):
+    """Logistic Elo difference for an expected score (±inf at 100 % and 0 %)."""
+    if score <= 0 or score >= 1:
+        return math.copysign(math.inf, score - 0.5)
+    return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: no "-0.0"
+
+
+def estimate(values, counts, games_per_unit):
+    """Score, Elo ± 95 %, nElo ± 95 % and LOS from the counts of per-unit scores `values`
+    (a unit is a game, games_per_unit 1, or a game pair, games_per_unit 2)."""
+    n = sum(counts)
+    mu = sum(v * c for v, c in zip(values, counts)) / n
+    var = sum(c * (v - mu) ** 2 for v, c in zip(values, counts)) / n
+    se = math.sqrt(var / n)
+    if se:
+        los = 0.5 * (1 + math.erf((mu - 0.5) / (se * math.sqrt(2))))
+        nelo_per_score = NELO_SCALE / math.sqrt(games_per_unit * var)
+        nelo, nelo_err = (mu - 0.5) * nelo_per_score, Z95 * se * nelo_per_score
+    else:  # every unit scored the same: no spread to normalise by
+        los, nelo, nelo_err = (mu > 0.5) + 0.5 * (mu == 0.5), math.nan, math.nan
+    return {"score": mu, "elo": elo(mu), "elo_err95": (elo(mu + Z95 * se) - elo(mu - Z95 * se)) / 2,
+            "nelo": nelo, "nelo_err95": nelo_err, "los": los}
+
+
+def trinomial(wins, draws, losses):
+    """The estimate from W/D/L (games counted one by one)."""
+    return estimate(GAME_SCORES, (wins, draws, losses), 1)
+
+
+def pentanomial(ptnml):
+    """The estimate from pentanomial counts [LL, LD, WL+DD, WD, WW] (game pairs)."""
+    return estimate(PAIR_SCORES, ptnml, 2)
+
+
+def _tilt(freq, phi):
+    """p_i = f_i/(1 + θ·φ_i) with Σ p_i·φ_i = 0: θ by bisection on (−1/max φ, −1/min φ), where
+    Σ f_i·φ_i/(1 + θ·φ_i) falls from +∞ to −∞."""
+    lo, hi = -1 / max(phi), -1 / min(phi)
+    for _ in range(200):
+        theta = (lo + hi) / 2
+        if sum(f * x / (1 + theta * x) for f, x in zip(freq, phi)) > 0:
+            lo = theta
+        else:
+            hi = theta
+    return [f / (1 + theta * x) for f, x in zip(freq, phi)]
+
+
+def mle(scores, freq, t):
+    """The distribution closest to `freq` (maximum likelihood) whose (μ − ½)/σ is t, on the
+    per-unit `scores`: Van den Bergh's iteration, started from the uniform distribution."""
+    p = [1 / len(scores)] * len(scores)
+    for _ in range(100):
+        mu = sum(a * q for a, q in zip(scores, p))
+        sigma = math.sqrt(sum(q * (a - mu) ** 2 for a, q in zip(scores, p)))
+        new = _tilt(freq, [a - 0.5 - 0.5 * t * sigma * (1 + ((a - mu) / sigma) ** 2) for a in scores])
+        done, p = max(abs(x - y) for x, y in zip(new, p)) < 1e-12, new
+        if done:
+            break
+    return p
+
+
+@dataclasses.dataclass
+class Sprt:
+    """The GSPRT in normalized Elo with bounds elo0 < elo1 and error rates alpha, beta."""
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @classmethod
+    def parse(cls, text):
+        """`elo0=0,elo1=5[,alpha=0.05,beta=0.05]`; ValueError with the reason otherwise."""
+        try:
+            sprt = cls(**{key.strip(): float(value) for key, value in
+                          (item.split("=", 1) for item in text.split(","))})
+        except (ValueError, TypeError) as err:
+            raise ValueError(f"--sprt {text!r}: {err}; expected elo0=0,elo1=5[,alpha=0.05,beta=0.05]") from None
+        if not sprt.elo0 < sprt.elo1 or not 0 < sprt.alpha < 1 or not 0 < sprt.beta < 1:
+            raise ValueError(f"--sprt {text!r}: need elo0 < elo1 and alpha, beta within (0, 1)")
+        return sprt
+
+    def bounds(self):
+        """Wald's bounds on the LLR: (accept H0 at or below, accept H1 at or above)."""
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def mle(self, freq, nelo):
+        """The pair distribution closest to `freq` whose per-game normalized Elo is `nelo`."""
+        return mle(PAIR_SCORES, freq, math.sqrt(2) * nelo / NELO_SCALE)
+
+    def llr(self, ptnml):
+        """LLR of pentanomial counts [LL, LD, WL+DD, WD, WW]."""
+        return self._llr(PAIR_SCORES, ptnml, math.sqrt(2))
+
+    def llr_trinomial(self, wins, draws, losses):
+        """LLR of W/D/L counted game by game (when the games do not come in complete pairs)."""
+        return self._llr(GAME_SCORES, (wins, draws, losses), 1.0)
+
+    def _llr(self, scores, counts, t_per_nelo):
+        counts = [c or 1e-3 for c in counts]
+        total = sum(counts)
+        freq = [c / total for c in counts]
+        p0 = mle(scores, freq, t_per_nelo * self.elo0 / NELO_SCALE)
+        p1 = mle(scores, freq, t_per_nelo * self.elo1 / NELO_SCALE)
+        return total * sum(f * (math.log(x1) - math.log(x0)) for f, x0, x1 in zip(freq, p0, p1))
+
+    def verdict(self, llr):
+        lo, hi = self.bounds()
+        return "H1 accepted" if llr >= hi else "H0 accepted" if llr <= lo else "not decided"

@@ -1,0 +1,193 @@
+"""Tests of the match tools' side that needs no games: fastchess's command line, the lock, the
+one-line refusal when a program is missing, fastchess's report, and the rows the tools print
+from fastchess's real output (tools/testdata/). `make test` runs them; no fastchess is needed.
+"""
+
+import argparse
+import contextlib
+import fcntl
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import fastchess_pgn as fp  # noqa: E402
+import fastchess_run as fr  # noqa: E402
+import gauntlet  # noqa: E402
+import stats  # noqa: E402
+import tm_sprt  # noqa: E402
+
+DATA = os.path.join(HERE, "testdata")
+
+
+def sample(name):
+    return os.path.join(DATA, name)
+
+
+class CommandLine(unittest.TestCase):
+    def test_fastchess_command(self):
+        engines = [fr.Engine("a", "/bin/a", ["Move Overhead=50", "TM NodeFraction=false"]), fr.Engine("b", "/bin/b")]
+        cmd = fr.command("/bin/fastchess", engines, fp.TimeControl.parse("40/2"), 3, "/book.epd", 2, "/o/g.pgn",
+                         sprt=stats.Sprt(-5, 0), seed=7, log="/o/f.log")
+        self.assertEqual(cmd, [
+            "/bin/fastchess",
+            "-engine", "cmd=/bin/a", "name=a", "option.Move Overhead=50", "option.TM NodeFraction=false",
+            "-engine", "cmd=/bin/b", "name=b",
+            "-each", "tc=40/2", "proto=uci",
+            "-openings", "file=/book.epd", "format=epd", "order=random",
+            "-games", "2", "-rounds", "3", "-repeat", "-concurrency", "2", "-recover",
+            "-pgnout", "file=/o/g.pgn", "timeleft=true",
+            "-sprt", "elo0=-5", "elo1=0", "alpha=0.05", "beta=0.05", "model=normalized",
+            "-srand", "7", "-log", "file=/o/f.log", "level=warn"])
+
+    def test_default_book_is_the_shipped_one(self):
+        self.assertTrue(os.path.isfile(fr.BOOK), fr.BOOK)
+        self.assertEqual(os.path.relpath(fr.BOOK, fr.REPO), os.path.join("data", "books", "noob_3moves_5k.epd"))
+
+    def test_concurrency_at_most_two(self):
+        self.assertEqual(fr.concurrency("2"), 2)
+        for text in ("0", "3", "-1"):
+            with self.assertRaises(ValueError):
+                fr.concurrency(text)
+
+
+class Lock(unittest.TestCase):
+    def test_held_while_inside(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "lock")
+            with fr.locked(path):
+                with open(path) as other, self.assertRaises(BlockingIOError):
+                    fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            with open(path) as other:
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released
+
+
+class MissingPrograms(unittest.TestCase):
+    """Each tool names what is missing in one line, exits non-zero, and plays nothing."""
+
+    def refuse(self, args, missing):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, PATH=tmp)  # no fastchess on this PATH
+            env.pop("FASTCHESS", None)
+            out = os.path.join(tmp, "out")
+            done = subprocess.run([sys.executable, *args, out], cwd=tmp, env=env, capture_output=True, text=True,
+                                  timeout=60)
+            self.assertEqual(done.returncode, 2, done.stderr)
+            self.assertEqual(done.stdout, "")
+            self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
+            for word in missing:
+                self.assertIn(word, done.stderr)
+            self.assertEqual(sorted(os.listdir(tmp)), [], "nothing written")
+
+    def test_gauntlet(self):
+        self.refuse([os.path.join(HERE, "gauntlet.py"), sys.executable, "--opponents", "self", "--out"],
+                    ["gauntlet.py: not found: fastchess"])
+        self.refuse([os.path.join(HERE, "gauntlet.py"), sys.executable, "--fastchess", sys.executable,
+                     "--opponents", "self,no-such-engine", "--out"], ["engine 'no-such-engine'"])
+
+    def test_tm_sprt_run(self):
+        self.refuse([os.path.join(HERE, "tm_sprt.py"), "run", "--name", "x", "--binary-a", sys.executable,
+                     "--binary-b", "no-such-engine", "--out-dir"], ["fastchess", "engine 'no-such-engine'"])
+
+    def test_tm_spsa_run(self):
+        self.refuse([os.path.join(HERE, "tm_spsa.py"), "run", "--engine", sys.executable, "--iterations", "1",
+                     "--param", "Slow Mover=100,50,200,10", "--log"], ["tm_spsa.py run: not found: fastchess"])
+
+    def test_found_on_path_or_in_usr_games(self):
+        self.assertEqual(fr.find_program(sys.executable), sys.executable)
+        self.assertIsNone(fr.find_program("/no/such/program"))
+        self.assertIsNone(fr.find_program("no-such-program-at-all"))
+
+
+class Report(unittest.TestCase):
+    def test_fastchess_final_report(self):
+        with open(sample("fastchess_selfplay.out"), encoding="utf-8") as f:
+            got = fr.report(f.read())
+        self.assertEqual(got, {"games": 8, "wins": 4, "losses": 1, "draws": 3, "ptnml": [0, 0, 2, 1, 1],
+                               "llr": 0.10})
+        self.assertEqual(fr.report("Indexing opening suite...\n"), {})
+
+
+class TmSprtRow(unittest.TestCase):
+    """`tm_sprt.py run`'s summary and row from a real fastchess run, fastchess's own figures."""
+
+    def test_selfplay(self):
+        with open(sample("fastchess_selfplay.out"), encoding="utf-8") as f:
+            report = fr.report(f.read())
+        games = fp.read_games(sample("fastchess_selfplay.pgn"))
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            s = tm_sprt.summarise(games, ["sandglass-a", "sandglass-b"], stats.Sprt(0, 10), report, "fastchess …")
+        self.assertEqual(err.getvalue(), "", "the PGN and fastchess's report agree")
+        # fastchess printed: Elo: 136.97 +/- 187.60, LLR: 0.10.
+        self.assertEqual((s["games"], s["wins"], s["draws"], s["losses"]), (8, 4, 3, 1))
+        self.assertEqual((f"{s['elo']:.2f}", f"{s['elo_err95']:.2f}", f"{s['sprt']['llr']:.2f}"),
+                         ("136.97", "187.60", "0.10"))
+        clocks = fp.clock_figures(games, ["sandglass-a", "sandglass-b"])
+        header, text = tm_sprt.row("smoke", "1+0.01", s, clocks, s["command"])
+        self.assertIn("| smoke | 1+0.01 | 8 | 4/3/1 | +137.0 ± 187.6 | not decided (LLR +0.10) | ", text)
+        self.assertIn("% (5 g), 172 ms | ", text)
+        self.assertTrue(text.endswith("\n\n`fastchess …`\n"))
+        self.assertNotIn("refill", header)
+
+    def test_pool_reads_the_summary(self):
+        games = fp.read_games(sample("fastchess_selfplay.pgn"))
+        s = tm_sprt.summarise(games, ["sandglass-a", "sandglass-b"], stats.Sprt(0, 10), {}, "")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "run.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(s, f)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                tm_sprt.pool(argparse.Namespace(json=[path], ptnml=[], sprt="elo0=0,elo1=10", simulate=0, seed=1))
+        # fastchess printed: Points: 5.5 (68.75 %), LLR: 0.10 (-2.94, 2.94).
+        self.assertIn("pooled: 8 games, W/D/L 4/3/1, ptnml [0, 0, 2, 1, 1], score 68.8 %, Elo +137.0 ± 187.6",
+                      out.getvalue())
+        self.assertIn("LLR +0.10 bounds (-2.94, 2.94): not decided", out.getvalue())
+
+    def test_a_disagreement_with_fastchess_is_reported(self):
+        games = fp.read_games(sample("fastchess_selfplay.pgn"))
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            tm_sprt.summarise(games, ["sandglass-a", "sandglass-b"], stats.Sprt(0, 10), {"games": 10}, "")
+        self.assertIn("warning", err.getvalue())
+
+    def test_repeating_control_shows_the_refills(self):
+        games = fp.read_games(sample("fastchess_repeating.pgn"))
+        s = tm_sprt.summarise(games, ["sandglass-a", "sandglass-b"], stats.Sprt(0, 10), {}, "")
+        header, text = tm_sprt.row("x", "20/0.5", s, fp.clock_figures(games, ["sandglass-a", "sandglass-b"]), "")
+        self.assertIn("before refill mean/lowest", header)
+        self.assertIn(", 66 ms, ", text)  # sandglass-b's lowest clock, before a refill (test_fastchess_pgn)
+
+
+class GauntletRow(unittest.TestCase):
+    def test_counts_only_sandglass_losses(self):
+        f = gauntlet.sandglass_figures(fp.read_games(sample("fastchess_forfeits.pgn")), "sandglass", "slow")
+        self.assertEqual((f["games"], f["score"], sum(f["incidents"].values())), (2, 1.0, 0))
+        f = gauntlet.sandglass_figures(fp.read_games(sample("fastchess_incidents.pgn")), "crash", "sandglass")
+        self.assertEqual((f["games"], f["score"], f["incidents"]["crash"]), (2, 0.0, 2))
+        text, clean = gauntlet.table([("1+0.01", "crash", f)])
+        self.assertFalse(clean)
+        self.assertIn("| 1+0.01 | crash | 2 | 0.0% | 0 | 0 | 2 | 0 | ", text)
+
+    def test_self_play_counts_both_sides(self):
+        # The self-play sample under the names gauntlet gives in self-play: the player and "-2".
+        games = fp.read_games(sample("fastchess_selfplay.pgn"))
+        for g in games:
+            for side in ("White", "Black"):
+                g.headers[side] = {"sandglass-a": "sandglass", "sandglass-b": "sandglass-2"}[g.headers[side]]
+        f = gauntlet.sandglass_figures(games, "sandglass", None)
+        self.assertEqual((f["games"], f["score"], f["lowest_ms"]), (8, 5.5 / 8, 172.0))
+        text, clean = gauntlet.table([("1+0.01", "self", f)])
+        self.assertTrue(clean)
+        self.assertIn("| 1+0.01 | self | 8 | 68.8% | 0 | 0 | 0 | 0 | 172 ms | n/a |", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
