@@ -66,3 +66,70 @@ fn no_info_line_is_printed_twice_in_a_row() {
     }
     e.finish();
 }
+
+/// A node limit smaller than depth 1 costs still gets a whole depth 1, and says so: `go
+/// nodes 1` to `10` used to answer depth 0 with a2a3 and `nodes 20` to `50` a partial depth
+/// 1 at −941 where 4.Qxf7# mates.
+#[test]
+fn a_tiny_node_limit_still_finishes_depth_1() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    for n in [1, 2, 5, 10, 20, 30, 50] {
+        e.send(SCHOLARS_MATE);
+        e.send(&format!("go nodes {n}"));
+        let lines = e.until_bestmove(LIVE);
+        let best = lines
+            .last()
+            .map(|l| l.best().to_string())
+            .unwrap_or_default();
+        let last_score = lines.iter().rev().find_map(|l| l.score());
+        let depth = lines.iter().filter_map(|l| l.num("depth")).max();
+        if best != "h5f7" || last_score.as_deref() != Some("mate 1") || depth < Some(1) {
+            e.fail(&format!(
+                "go nodes {n}: bestmove {best}, last score {last_score:?}, depth {depth:?}; \
+                 expected h5f7, mate 1 at depth 1"
+            ));
+        }
+        if !lines
+            .iter()
+            .any(|l| l.starts("info string") && l.text.contains("depth 1"))
+        {
+            e.fail(&format!(
+                "go nodes {n}: no info string says depth 1 was finished"
+            ));
+        }
+    }
+    e.finish();
+}
+
+/// `go nodes 0` means no node limit, as `go` alone does: it searches until `stop`.
+#[test]
+fn go_nodes_0_is_go_without_a_limit() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    let mut said = Vec::new();
+    for go in ["go", "go nodes 0"] {
+        e.send(KIWIPETE);
+        e.send(go);
+        let early = e.collect_for(std::time::Duration::from_millis(300));
+        if early.iter().any(|l| l.is_bestmove()) {
+            e.fail(&format!("`{go}` answered before stop"));
+        }
+        said.push(
+            early
+                .iter()
+                .filter(|l| l.starts("info string"))
+                .map(|l| l.text.clone())
+                .collect::<Vec<_>>(),
+        );
+        e.send("stop");
+        e.until_bestmove(LIVE);
+    }
+    if said[0] != said[1] {
+        e.fail(&format!(
+            "`go` says {:?}, `go nodes 0` says {:?}",
+            said[0], said[1]
+        ));
+    }
+    e.finish();
+}

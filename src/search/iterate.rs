@@ -12,6 +12,10 @@
 //! a score above its window's alpha. The first root move searched is the previous best, so
 //! such a move was proved better than it at the greater depth, and is played instead.
 //!
+//! A node limit applies from depth 2 on: depth 1 is always finished (it costs at most a few
+//! hundred nodes), since a move from an unfinished depth 1 may be any legal move, even when
+//! mate in one is on the board. The engine says so when the limit was smaller.
+//!
 //! Whatever ends the search, a last `info` line shows the move played at the head of its PV
 //! (with the depth and score it was found at; a move proved by the unfinished iteration is
 //! shown as a lower bound at that iteration's depth), so a GUI never sees a `bestmove` that
@@ -123,6 +127,10 @@ pub fn iterate(
         }
         if depth >= max_depth {
             reason = StopReason::Depth;
+            break;
+        }
+        if s.stop.arm_node_limit() {
+            reason = StopReason::Nodes;
             break;
         }
         if let TimeLimit::Clock(budget) = &limits.mode.time {

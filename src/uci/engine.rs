@@ -432,6 +432,13 @@ fn answer(
         emit(&format!("info depth 0 score {score}"));
         emit(&format!("info string no legal moves: {what}"));
     }
+    if let Some(limit) = limits.mode.nodes.filter(|&n| outcome.nodes > n) {
+        emit(&format!(
+            "info string node limit {limit} is less than depth 1 needs; depth 1 was finished \
+             anyway ({} nodes)",
+            outcome.nodes
+        ));
+    }
     // go infinite and go ponder answer only after stop (or ponderhit).
     match limits.mode.answer {
         Answer::WhenDone => {}
