@@ -6,6 +6,7 @@
 mod common;
 
 use common::*;
+use sandglass::position::{Position, UciMove};
 
 const KIWIPETE: &str =
     "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -130,6 +131,72 @@ fn go_nodes_0_is_go_without_a_limit() {
             "`go` says {:?}, `go nodes 0` says {:?}",
             said[0], said[1]
         ));
+    }
+    e.finish();
+}
+
+/// Plays `pv` from `fen`: Err if a move is illegal (or a null move), else whether the line
+/// ends in checkmate.
+fn ends_in_mate(fen: &str, pv: &[&str]) -> Result<bool, String> {
+    let mut pos = Position::from_fen(fen).map_err(|e| format!("{e}"))?;
+    for mv in pv {
+        match pos.parse_move(mv) {
+            Ok(UciMove::Move(m)) => pos.make_move(m),
+            _ => return Err(format!("{mv} is not legal in {}", pos.fen())),
+        }
+    }
+    Ok(pos.in_check() && pos.legal_moves().len() == 0)
+}
+
+/// A mate score comes with its whole line, ending in mate: `go mate 3` on this position
+/// reported mate 3 with a PV of 2 plies. Every PV printed with a mate score is legal.
+#[test]
+fn a_mate_score_comes_with_the_whole_line() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    for (fen, go, moves) in [
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "go mate 3", 3),
+        ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "go mate 2", 2),
+        (
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            "go depth 8",
+            2,
+        ),
+    ] {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        e.send(go);
+        let lines = e.until_bestmove(LIVE);
+        let mut last_mate = None;
+        for l in &lines {
+            let Some(score) = l.score() else { continue };
+            let Some(pv) = l.text.split(" pv ").nth(1) else {
+                continue;
+            };
+            let pv: Vec<&str> = pv.split_whitespace().collect();
+            if !score.starts_with("mate ") {
+                continue;
+            }
+            if let Err(why) = ends_in_mate(fen, &pv) {
+                e.fail(&format!("`{go}` on {fen}: illegal pv: {why}\n{}", l.text));
+            }
+            last_mate = Some((score, pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()));
+        }
+        let Some((score, pv)) = last_mate else {
+            e.fail(&format!("`{go}` on {fen}: no mate score"));
+        };
+        let pv: Vec<&str> = pv.iter().map(String::as_str).collect();
+        if score != format!("mate {moves}")
+            || pv.len() != 2 * moves - 1
+            || ends_in_mate(fen, &pv) != Ok(true)
+        {
+            e.fail(&format!(
+                "`{go}` on {fen}: the last mate line is {score} pv {}; expected mate {moves} \
+                 in {} plies ending in mate",
+                pv.join(" "),
+                2 * moves - 1
+            ));
+        }
     }
     e.finish();
 }
