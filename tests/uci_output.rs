@@ -200,3 +200,44 @@ fn a_mate_score_comes_with_the_whole_line() {
     }
     e.finish();
 }
+
+/// A GUI that closes the engine's stdout is gone: the engine stops its search and exits 0
+/// by itself, even with stdin still open (it used to search `go infinite` for ever).
+#[test]
+fn a_closed_stdout_ends_the_engine() {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let _s = serial();
+    let mut child = Command::new(BIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin");
+    let _ = stdin.write_all(b"position startpos\ngo infinite\n");
+    let _ = stdin.flush();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    drop(stdin);
+    let mut stderr = String::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = pipe.read_to_string(&mut stderr);
+    }
+    assert!(
+        status.is_some_and(|s| s.success()) && !stderr.contains("panicked"),
+        "with stdout closed and stdin open, `go infinite` ended with {status:?}\n{stderr}"
+    );
+}

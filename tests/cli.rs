@@ -1,0 +1,74 @@
+//! The command-line tools as a shell runs them (issue 38): quiet on a closed stdout, as
+//! `sandglass tm --tc 300+3 | head` needs, and honest about `SANDGLASS_ABLATE`.
+
+mod common;
+
+use common::BIN;
+use std::io::Read;
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// Run `sandglass args` with its stdout closed before it prints anything (what `| head` does
+/// once it has its lines); returns how it ended and its stderr. Fails if it runs past 60 s.
+fn run_with_stdout_closed(args: &[&str]) -> (ExitStatus, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+    drop(child.stdout.take());
+    let mut stderr = child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("sandglass {args:?} did not end with its stdout closed");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    (status, reader.join().unwrap_or_default())
+}
+
+/// Ended as a command-line tool does on a closed pipe: with success, or by SIGPIPE.
+fn quiet_end(status: ExitStatus) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if status.signal() == Some(13) {
+            return true;
+        }
+    }
+    status.success()
+}
+
+/// `sandglass tm --tc 300+3 | head` panicked with "Broken pipe" and a backtrace; every tool
+/// that prints ends quietly instead.
+#[test]
+fn every_tool_ends_quietly_when_stdout_is_closed() {
+    let epd = concat!(env!("CARGO_MANIFEST_DIR"), "/data/epd/wac.epd");
+    let tools: [&[&str]; 6] = [
+        &["tm", "--tc", "300+3"],
+        &["tm", "--tc", "60+0.6", "--strategy", "all"],
+        &["perft", "3", "--divide"],
+        &["bench", "2"],
+        &["epd", epd, "--movetime", "10", "--limit", "2"],
+        &["--help"],
+    ];
+    for args in tools {
+        let (status, stderr) = run_with_stdout_closed(args);
+        assert!(
+            quiet_end(status) && !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+            "sandglass {args:?} with stdout closed: {status}\n{stderr}"
+        );
+    }
+}
