@@ -33,6 +33,12 @@ enum Tool {
 fn main() -> ExitCode {
     end_quietly_on_a_closed_pipe(true);
     let cli = Cli::parse();
+    if cli.command.is_some() {
+        // The engine says it at `uci`, on stdout where its GUI reads.
+        if let Some(ablation) = sandglass::search::features::Features::requested() {
+            eprintln!("sandglass: {}", ablation.describe());
+        }
+    }
     let result = match cli.command {
         None => {
             // The engine notices a closed stdout itself and stops cleanly (`uci::output`).

@@ -72,3 +72,20 @@ fn every_tool_ends_quietly_when_stdout_is_closed() {
         );
     }
 }
+
+/// A tool run with `SANDGLASS_ABLATE` says on stderr which names it took and which it
+/// refused (a misspelt name used to switch nothing off without a word).
+#[test]
+fn a_tool_names_the_ablation_it_took_and_refused() {
+    let out = Command::new(BIN)
+        .args(["bench", "1"])
+        .env("SANDGLASS_ABLATE", "lmr,lrm")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("SANDGLASS_ABLATE: off lmr; refused (no such technique) lrm"),
+        "{stderr}"
+    );
+}

@@ -241,3 +241,36 @@ fn a_closed_stdout_ends_the_engine() {
         "with stdout closed and stdin open, `go infinite` ended with {status:?}\n{stderr}"
     );
 }
+
+/// `SANDGLASS_ABLATE` names the techniques it switched off, and refuses a misspelt name
+/// (which used to switch nothing off without a word), at `uci`; unset, nothing is said.
+#[test]
+fn the_ablation_names_are_confirmed_or_refused_at_uci() {
+    let _s = serial();
+    for (value, want) in [
+        (
+            Some("lmr,lrm"),
+            Some("info string error: SANDGLASS_ABLATE: off lmr; refused"),
+        ),
+        (Some("nmp"), Some("info string SANDGLASS_ABLATE: off nmp")),
+        (None, None),
+    ] {
+        let vars: Vec<(&str, &str)> = value.map(|v| ("SANDGLASS_ABLATE", v)).into_iter().collect();
+        let mut e = Engine::start_with_env(&vars);
+        e.send("uci");
+        let lines = e.collect_until(|l| l.is("uciok"), LIVE, "uciok");
+        let said = lines.iter().find(|l| l.text.contains("SANDGLASS_ABLATE"));
+        let ok = match want {
+            Some(w) => said
+                .is_some_and(|l| l.starts(w) && (!w.contains("refused") || l.text.contains("lrm"))),
+            None => said.is_none(),
+        };
+        if !ok {
+            let got = said.map(|l| l.text.clone());
+            e.fail(&format!(
+                "SANDGLASS_ABLATE={value:?}: said {got:?}, expected {want:?}"
+            ));
+        }
+        e.finish();
+    }
+}

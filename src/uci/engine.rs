@@ -6,6 +6,7 @@ use super::output::{self, emit, error, silence};
 use super::parse::{self, Command, GoParams, PositionStart};
 use crate::position::{Position, UciMove};
 use crate::score;
+use crate::search::features::Features;
 use crate::search::{self, Info, Limits, Outcome, ScoreBound, Signals, StopReason};
 use crate::time::{self, Answer, Game, Mode, TimeLimit};
 use crate::tt::TranspositionTable;
@@ -138,6 +139,14 @@ impl Engine {
                 emit("id author the Sandglass developers");
                 for line in options::declarations() {
                     emit(&line);
+                }
+                // Techniques switched off for a measurement, and names that switched nothing.
+                if let Some(ablation) = Features::requested() {
+                    if ablation.refused.is_empty() {
+                        emit(&format!("info string {}", ablation.describe()));
+                    } else {
+                        error(&ablation.describe());
+                    }
                 }
                 emit("uciok");
             }
