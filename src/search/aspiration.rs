@@ -74,7 +74,7 @@ pub fn search_line(
         if s.stop.is_stopped() {
             return Err(Cut { mv, value });
         }
-        let mut pv = s.root_pv();
+        let mut pv = super::pv::complete(&s.pos, s.tt, s.root_pv(), value, depth);
         if pv.is_empty() {
             pv = vec![shown];
         }

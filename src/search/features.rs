@@ -8,10 +8,44 @@
 //! ```
 //!
 //! The variable takes a comma-separated list of names from `Features::NAMES`. It is read once,
-//! when the first search starts; unknown names are ignored. The results are recorded in
-//! `MEASUREMENTS.md`.
+//! when the first search starts. A misspelt name would switch nothing off and the match would
+//! measure nothing, so [`Features::requested`] tells which names were taken and which refused;
+//! the program says so (on stderr for a tool, as `info string` at `uci` for the engine). The
+//! results are recorded in `MEASUREMENTS.md`.
 
 use once_cell::sync::Lazy;
+
+/// What a `SANDGLASS_ABLATE` list asked for, name by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ablation {
+    /// Names that switched a technique off.
+    pub off: Vec<String>,
+    /// Names of no technique: they switched nothing off.
+    pub refused: Vec<String>,
+}
+
+impl Ablation {
+    /// One line for the user, e.g. `SANDGLASS_ABLATE: off lmr; refused (no such technique)
+    /// lrm; the names are nmp, lmr, …`.
+    pub fn describe(&self) -> String {
+        let list = |names: &[String]| {
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        };
+        let mut text = format!("SANDGLASS_ABLATE: off {}", list(&self.off));
+        if !self.refused.is_empty() {
+            text += &format!(
+                "; refused (no such technique) {}; the names are {}",
+                list(&self.refused),
+                Features::NAMES.join(", ")
+            );
+        }
+        text
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
@@ -73,8 +107,15 @@ impl Features {
 
     /// All features except those named in the comma-separated list.
     pub fn without(list: &str) -> Features {
+        Features::parse(list).0
+    }
+
+    /// All features except those named in the comma-separated list, and which names were
+    /// taken and which refused (empty items, as in `lmr,`, are neither).
+    pub fn parse(list: &str) -> (Features, Ablation) {
         let mut f = Features::ALL;
-        for name in list.split(',').map(str::trim) {
+        let mut ablation = Ablation::default();
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             match name {
                 "nmp" => f.null_move = false,
                 "lmr" => f.lmr = false,
@@ -91,25 +132,56 @@ impl Features {
                 "quietsee" => f.quiet_see_pruning = false,
                 "qsmovecount" => f.qs_move_count = false,
                 "rfpguard" => f.rfp_sacrifice_guard = false,
-                _ => {}
+                _ => {
+                    ablation.refused.push(name.to_string());
+                    continue;
+                }
             }
+            ablation.off.push(name.to_string());
         }
-        f
+        (f, ablation)
     }
 
     /// The features of this process.
     pub fn current() -> Features {
-        static CURRENT: Lazy<Features> = Lazy::new(|| match std::env::var("SANDGLASS_ABLATE") {
-            Ok(list) => Features::without(&list),
-            Err(_) => Features::ALL,
-        });
-        *CURRENT
+        CURRENT.0
+    }
+
+    /// What `SANDGLASS_ABLATE` asked for; None when it is not set. For the caller to show:
+    /// the search prints nothing.
+    pub fn requested() -> Option<Ablation> {
+        CURRENT.1.clone()
     }
 }
+
+/// The features of this process and what the variable asked for, read once.
+static CURRENT: Lazy<(Features, Option<Ablation>)> =
+    Lazy::new(|| match std::env::var("SANDGLASS_ABLATE") {
+        Ok(list) => {
+            let (f, ablation) = Features::parse(&list);
+            (f, Some(ablation))
+        }
+        Err(_) => (Features::ALL, None),
+    });
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A misspelt name is refused, not silently ignored (issue 38).
+    #[test]
+    fn unknown_names_are_refused() {
+        let (f, ablation) = Features::parse("lmr, lrm,,nmp ");
+        assert!(!f.lmr && !f.null_move && f.futility);
+        assert_eq!(ablation.off, ["lmr", "nmp"]);
+        assert_eq!(ablation.refused, ["lrm"]);
+        let text = ablation.describe();
+        assert!(
+            text.contains("off lmr, nmp") && text.contains("refused"),
+            "{text}"
+        );
+        assert_eq!(Features::parse("").1, Ablation::default());
+    }
 
     #[test]
     fn names_switch_features_off() {

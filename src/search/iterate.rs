@@ -12,10 +12,16 @@
 //! a score above its window's alpha. The first root move searched is the previous best, so
 //! such a move was proved better than it at the greater depth, and is played instead.
 //!
+//! A node limit applies from depth 2 on: depth 1 is always finished (it costs at most a few
+//! hundred nodes), since a move from an unfinished depth 1 may be any legal move, even when
+//! mate in one is on the board. The engine says so when the limit was smaller.
+//!
 //! Whatever ends the search, a last `info` line shows the move played at the head of its PV
 //! (with the depth and score it was found at; a move proved by the unfinished iteration is
 //! shown as a lower bound at that iteration's depth), so a GUI never sees a `bestmove` that
 //! differs from the last PV. MultiPV lines are reported best first: line 1 is the best.
+//! That last line is left out when it would only repeat the line printed just before it
+//! (a completed iteration with one line): a GUI would show the same line twice.
 
 use super::alphabeta::Searcher;
 use super::aspiration::{info, search_line, Cut, Line};
@@ -42,6 +48,12 @@ pub fn iterate(
     limits: &Limits,
     report: &mut dyn FnMut(&Info),
 ) -> Outcome {
+    // What the last line printed said, to print the closing line only if it says more.
+    let mut last_shown: Option<Shown> = None;
+    let mut show = |i: &Info| {
+        last_shown = Some(Shown::of(i));
+        report(i)
+    };
     let max_depth = limits
         .mode
         .depth
@@ -69,7 +81,8 @@ pub fn iterate(
         s.seldepth = 0;
         // The soft stop counts from `go`, pondering included (see `crate::time`).
         let iteration_start = s.stop.signals.since_go();
-        let mut lines = match search_lines(s, &root_moves, depth, limits.multipv, &best, report) {
+        let mut lines = match search_lines(s, &root_moves, depth, limits.multipv, &best, &mut show)
+        {
             Ok(lines) => lines,
             Err(cut) => {
                 play_if_proved(&mut best, cut, s, depth);
@@ -83,7 +96,7 @@ pub fn iterate(
         // report them best first, and play the best, as every GUI reads multipv 1 as the move.
         lines.sort_by_key(|l| std::cmp::Reverse(l.score));
         for (i, line) in lines.iter().enumerate() {
-            report(&info(s, depth, i, line, ScoreBound::Exact));
+            show(&info(s, depth, i, line, ScoreBound::Exact));
         }
         order_root_moves(&mut root_moves, &lines);
         track_progress(&mut progress, depth, &best, &lines[0]);
@@ -114,6 +127,10 @@ pub fn iterate(
         }
         if depth >= max_depth {
             reason = StopReason::Depth;
+            break;
+        }
+        if s.stop.arm_node_limit() {
+            reason = StopReason::Nodes;
             break;
         }
         if let TimeLimit::Clock(budget) = &limits.mode.time {
@@ -157,7 +174,10 @@ pub fn iterate(
         score: best.score,
         pv: best.pv.clone(),
     };
-    report(&info(s, best.depth, 0, &last, best.bound));
+    let closing = info(s, best.depth, 0, &last, best.bound);
+    if last_shown != Some(Shown::of(&closing)) {
+        report(&closing);
+    }
     Outcome {
         best: Some(best.mv),
         ponder: best.ponder,
@@ -168,6 +188,28 @@ pub fn iterate(
         soft_ms,
         adjust_reason,
         stop_detail,
+    }
+}
+
+/// What an `info` line says, apart from the counters that grow between two prints of it.
+#[derive(PartialEq)]
+struct Shown {
+    depth: u32,
+    multipv: usize,
+    score: i32,
+    bound: ScoreBound,
+    pv: Vec<ChessMove>,
+}
+
+impl Shown {
+    fn of(i: &Info) -> Shown {
+        Shown {
+            depth: i.depth,
+            multipv: i.multipv,
+            score: i.score,
+            bound: i.bound,
+            pv: i.pv.clone(),
+        }
     }
 }
 

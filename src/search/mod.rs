@@ -10,6 +10,7 @@ pub mod aspiration;
 pub mod features;
 pub mod iterate;
 pub mod ordering;
+pub mod pv;
 pub mod see;
 pub mod stopper;
 

@@ -171,7 +171,11 @@ impl StopReason {
 pub struct Stopper<'a> {
     pub signals: &'a Signals,
     pub nodes: u64,
+    /// The node limit in force: none until [`Stopper::arm_node_limit`].
     node_limit: u64,
+    /// The node limit of the `go`, armed once depth 1 is complete: a search cut before its
+    /// first iteration ends has no move worth playing (see `iterate`).
+    requested_node_limit: u64,
     hard: Option<Duration>,
     next_poll: u64,
     reported: u64,
@@ -195,7 +199,8 @@ impl<'a> Stopper<'a> {
         Stopper {
             signals,
             nodes: 0,
-            node_limit: node_limit.unwrap_or(u64::MAX),
+            node_limit: u64::MAX,
+            requested_node_limit: node_limit.unwrap_or(u64::MAX),
             hard,
             next_poll: POLL_INTERVAL,
             reported: 0,
@@ -243,6 +248,12 @@ impl<'a> Stopper<'a> {
                 }
             }
         }
+    }
+
+    /// From now on the node limit applies; true if it is already exceeded.
+    pub fn arm_node_limit(&mut self) -> bool {
+        self.node_limit = self.requested_node_limit;
+        self.nodes >= self.node_limit
     }
 
     /// Nodes of all threads so far.

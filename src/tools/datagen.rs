@@ -7,9 +7,12 @@
 //! the move played was not a capture or promotion, and the score was not a mate is kept with
 //! the search score and the game's result.
 //!
-//! Thread t appends to `shard-t.bin` in the output folder. A rerun counts what the shards
-//! already hold and continues up to `--positions`; Ctrl-C stops after the games in progress
-//! are dropped, so a shard only ever holds whole games.
+//! Thread t appends to `shard-t.bin` in the output folder. The shards end with exactly
+//! `--positions` positions: a thread claims its game's positions from the count still
+//! wanted before it writes them, so the last game written may be cut short (its first
+//! positions kept) and every other game is whole. A rerun counts what the shards already
+//! hold and continues up to `--positions`; Ctrl-C stops after the games in progress are
+//! dropped.
 
 use super::packed::{Packed, RECORD_BYTES};
 use super::selfplay::{self, GameResult};
@@ -32,7 +35,8 @@ pub struct DatagenArgs {
     /// Folder of the shard files (created if missing).
     #[arg(long, default_value = "data")]
     pub out: PathBuf,
-    /// Stop once the shards hold this many positions in all.
+    /// Positions the shards hold in all at the end, exactly (the last game written is cut to
+    /// fit); a rerun adds up to this many.
     #[arg(long, default_value_t = 1_000_000)]
     pub positions: u64,
     /// Nodes searched per move.
@@ -136,6 +140,18 @@ fn game_records(start: &Position, nodes: u64, tt: &TranspositionTable) -> Vec<u8
     out
 }
 
+/// Takes up to `n` of the positions still wanted to reach `target` from `total` (which
+/// counts what is written or claimed), and returns how many it took: the threads together
+/// never write more than `target`.
+fn claim(total: &AtomicU64, n: u64, target: u64) -> u64 {
+    let mut taken = 0;
+    let _ = total.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |t| {
+        taken = n.min(target.saturating_sub(t));
+        Some(t + taken)
+    });
+    taken
+}
+
 /// Progress as a plain line every half minute when stderr is not a terminal (the bar hides
 /// itself there), for runs under nohup.
 fn log_line(now: u64, existing: u64, target: u64, started: Instant, last: &Mutex<Instant>) {
@@ -224,11 +240,12 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
                     if STOP.load(Ordering::SeqCst) {
                         break;
                     }
-                    if let Err(e) = file.write_all(&records).and_then(|()| file.flush()) {
+                    let n = claim(total, (records.len() / RECORD_BYTES) as u64, args.positions);
+                    let kept = &records[..n as usize * RECORD_BYTES];
+                    if let Err(e) = file.write_all(kept).and_then(|()| file.flush()) {
                         return fail(format!("cannot write {}: {e}", shard.display()));
                     }
-                    let n = (records.len() / RECORD_BYTES) as u64;
-                    let now = total.fetch_add(n, Ordering::SeqCst) + n;
+                    let now = total.load(Ordering::SeqCst);
                     bar.inc(n);
                     if bar.is_hidden() {
                         log_line(now, existing, args.positions, started, last_log);
@@ -277,6 +294,15 @@ mod tests {
             let board = r.board().expect("legal board");
             assert_eq!(*board.checkers(), chess::EMPTY, "in check: {board}");
         }
+    }
+
+    #[test]
+    fn claims_stop_exactly_at_the_target() {
+        let total = AtomicU64::new(90);
+        assert_eq!(claim(&total, 7, 100), 7);
+        assert_eq!(claim(&total, 7, 100), 3);
+        assert_eq!(claim(&total, 7, 100), 0);
+        assert_eq!(total.load(Ordering::SeqCst), 100);
     }
 
     #[test]

@@ -2,23 +2,28 @@
 //! own thread. `isready` is answered here at once even while a search runs.
 
 use super::options::{self, Effect, Options};
-use super::output::{emit, error, silence};
+use super::output::{self, emit, error, silence};
 use super::parse::{self, Command, GoParams, PositionStart};
 use crate::position::{Position, UciMove};
 use crate::score;
+use crate::search::features::Features;
 use crate::search::{self, Info, Limits, Outcome, ScoreBound, Signals, StopReason};
 use crate::time::{self, Answer, Game, Mode, TimeLimit};
 use crate::tt::TranspositionTable;
 use chess::ChessMove;
 use std::io::{BufRead, Read};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Longest line kept; anything beyond is dropped (and reported) so a runaway input cannot
 /// exhaust memory.
 const MAX_LINE: usize = 1 << 20;
+
+/// How often the loop looks whether stdout was closed while it waits for input: a search
+/// that prints into a closed pipe stops within this.
+const CLOSED_POLL: Duration = Duration::from_millis(50);
 
 struct Running {
     signals: Arc<Signals>,
@@ -134,6 +139,14 @@ impl Engine {
                 emit("id author the Sandglass developers");
                 for line in options::declarations() {
                     emit(&line);
+                }
+                // Techniques switched off for a measurement, and names that switched nothing.
+                if let Some(ablation) = Features::requested() {
+                    if ablation.refused.is_empty() {
+                        emit(&format!("info string {}", ablation.describe()));
+                    } else {
+                        error(&ablation.describe());
+                    }
                 }
                 emit("uciok");
             }
@@ -432,6 +445,13 @@ fn answer(
         emit(&format!("info depth 0 score {score}"));
         emit(&format!("info string no legal moves: {what}"));
     }
+    if let Some(limit) = limits.mode.nodes.filter(|&n| outcome.nodes > n) {
+        emit(&format!(
+            "info string node limit {limit} is less than depth 1 needs; depth 1 was finished \
+             anyway ({} nodes)",
+            outcome.nodes
+        ));
+    }
     // go infinite and go ponder answer only after stop (or ponderhit).
     match limits.mode.answer {
         Answer::WhenDone => {}
@@ -475,13 +495,20 @@ fn bestmove_line(pos: &Position, best: Option<ChessMove>, ponder: Option<ChessMo
     }
 }
 
-/// Feed the loop from any reader (tests, fuzzing); returns when the input ends or says quit.
+/// Feed the loop from any reader (tests, fuzzing); returns when the input ends or says quit,
+/// or when stdout is closed (checked every [`CLOSED_POLL`] while no input comes).
 pub fn run_with(input: impl Read + Send + 'static) {
     let lines = spawn_reader(input);
     let mut engine = Engine::new();
-    while let Ok(line) = lines.recv() {
-        if !engine.handle_line(&line) {
-            break;
+    while !output::closed() {
+        match lines.recv_timeout(CLOSED_POLL) {
+            Ok(line) => {
+                if !engine.handle_line(&line) {
+                    break;
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => break,
         }
     }
     engine.quit();

@@ -202,7 +202,13 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
+        Engine::start_with_env(&[])
+    }
+
+    /// Start an engine with these environment variables set.
+    pub fn start_with_env(vars: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(BIN)
+            .envs(vars.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

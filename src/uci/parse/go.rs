@@ -160,7 +160,9 @@ fn apply_go_value(
         GoKey::MovesToGo => go.movestogo = Some(to_u32(v)),
         GoKey::Depth => go.depth = Some(to_u32(v)),
         GoKey::Mate => go.mate = Some(to_u32(v)),
-        GoKey::Nodes => go.nodes = Some(to_u64(v)),
+        // No search fits in zero nodes: `nodes 0` is read as no node limit, the one answer
+        // that does not ignore the rest of the `go` (issue 38).
+        GoKey::Nodes => go.nodes = Some(to_u64(v)).filter(|&n| n > 0),
         GoKey::MoveTime => go.movetime = Some(to_u64(v)),
         GoKey::Infinite | GoKey::Ponder | GoKey::SearchMoves => {}
     }

@@ -540,6 +540,8 @@ fn go_typical_gui_lines() {
     assert!(limits("go infinite").infinite);
     assert_eq!(limits("go movetime 1000").movetime, Some(1000));
     assert_eq!(limits("go nodes 123456789012").nodes, Some(123_456_789_012));
+    // No node limit, as without `nodes` (issue 38).
+    assert_eq!(limits("go nodes 0").nodes, None);
     assert_eq!(limits("go mate 7").mate, Some(7));
     assert_eq!(limits("go depth 0").depth, Some(0));
     assert_eq!(limits("go movestogo 0").movestogo, Some(0));

@@ -1,0 +1,130 @@
+//! The command-line tools as a shell runs them (issue 38): quiet on a closed stdout, as
+//! `sandglass tm --tc 300+3 | head` needs, and honest about `SANDGLASS_ABLATE`.
+
+mod common;
+
+use common::BIN;
+use std::io::Read;
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// Run `sandglass args` with its stdout closed before it prints anything (what `| head` does
+/// once it has its lines); returns how it ended and its stderr. Fails if it runs past 60 s.
+fn run_with_stdout_closed(args: &[&str]) -> (ExitStatus, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+    drop(child.stdout.take());
+    let mut stderr = child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("sandglass {args:?} did not end with its stdout closed");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    (status, reader.join().unwrap_or_default())
+}
+
+/// Ended as a command-line tool does on a closed pipe: with success, or by SIGPIPE.
+fn quiet_end(status: ExitStatus) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if status.signal() == Some(13) {
+            return true;
+        }
+    }
+    status.success()
+}
+
+/// `sandglass tm --tc 300+3 | head` panicked with "Broken pipe" and a backtrace; every tool
+/// that prints ends quietly instead.
+#[test]
+fn every_tool_ends_quietly_when_stdout_is_closed() {
+    let epd = concat!(env!("CARGO_MANIFEST_DIR"), "/data/epd/wac.epd");
+    let tools: [&[&str]; 6] = [
+        &["tm", "--tc", "300+3"],
+        &["tm", "--tc", "60+0.6", "--strategy", "all"],
+        &["perft", "3", "--divide"],
+        &["bench", "2"],
+        &["epd", epd, "--movetime", "10", "--limit", "2"],
+        &["--help"],
+    ];
+    for args in tools {
+        let (status, stderr) = run_with_stdout_closed(args);
+        assert!(
+            quiet_end(status) && !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+            "sandglass {args:?} with stdout closed: {status}\n{stderr}"
+        );
+    }
+}
+
+/// A tool run with `SANDGLASS_ABLATE` says on stderr which names it took and which it
+/// refused (a misspelt name used to switch nothing off without a word).
+#[test]
+fn a_tool_names_the_ablation_it_took_and_refused() {
+    let out = Command::new(BIN)
+        .args(["bench", "1"])
+        .env("SANDGLASS_ABLATE", "lmr,lrm")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("SANDGLASS_ABLATE: off lmr; refused (no such technique) lrm"),
+        "{stderr}"
+    );
+}
+
+/// Positions in the shards of `dir`.
+fn shard_positions(dir: &std::path::Path) -> u64 {
+    let bytes: u64 = std::fs::read_dir(dir)
+        .expect("the output folder")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("shard-"))
+        .map(|e| e.metadata().map_or(0, |m| m.len()))
+        .sum();
+    assert_eq!(bytes % sandglass::tools::packed::RECORD_BYTES as u64, 0);
+    bytes / sandglass::tools::packed::RECORD_BYTES as u64
+}
+
+/// `datagen --positions N` writes exactly N positions (2,000 asked gave 2,253: every game was
+/// kept whole), with two threads too, and a rerun with a larger N continues to exactly that.
+#[test]
+fn datagen_writes_exactly_the_positions_asked_for() {
+    let dir = std::env::temp_dir().join(format!("sandglass-cli-datagen-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/data/books/noob_3moves_5k.epd");
+    let out = dir.to_str().expect("temp paths are UTF-8");
+    for (positions, threads) in [("37", "2"), ("61", "1")] {
+        let run = Command::new(BIN)
+            .args(["datagen", "--book", book, "--out", out, "--nodes", "100"])
+            .args(["--positions", positions, "--threads", threads])
+            .output()
+            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success(), "{stderr}");
+        let want: u64 = positions.parse().expect("a count");
+        assert_eq!(
+            shard_positions(&dir),
+            want,
+            "--positions {positions}: {stderr}"
+        );
+        assert!(stderr.contains(&format!("{want} positions in")), "{stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
