@@ -330,6 +330,18 @@ fn a_go_whose_limits_cannot_be_read_is_bounded() {
         assert_eq!(m.time, bounded, "{go:?}");
         assert!(notes.iter().any(|n| n.starts_with("error: go: ")), "{go:?}");
     }
+    // Only the other side's increment (Black to move, `go winc 1000`): the side to move has
+    // no clock either, so the search is bounded the same way (issue 38).
+    let go = GoLimits {
+        winc: Some(1000),
+        ..GoLimits::default()
+    };
+    let (m, notes) = decide(&go, chess::Color::Black, &game, &settings);
+    assert_eq!(m.time, bounded);
+    assert!(
+        notes.iter().any(|n| n.starts_with("error: go: ")),
+        "{notes:?}"
+    );
     // What remains readable may bound the search itself: then nothing is added.
     let go = GoLimits {
         unreadable: true,
