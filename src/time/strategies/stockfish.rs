@@ -181,7 +181,9 @@ impl Strategy for Stockfish {
     fn style(&self) -> Style {
         Style {
             symbol: 'F',
-            colour: "#F0E442",
+            // Okabe–Ito's yellow (#F0E442) darkened to the same hue: the original is 1.3:1
+            // on white and the thin dash-dot line nearly vanished; this is 3.9:1.
+            colour: "#9E7E00",
             dash: "12 3 2 3 2 3",
         }
     }
