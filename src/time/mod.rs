@@ -97,8 +97,10 @@
 //!   round trips of the moves still to come are released one by one. The last move may
 //!   think up to 85 % of what is left after the overhead (and always leaves the overhead
 //!   and [`HARD_MARGIN_MS`]); the soft stop still ends it at a completed depth.
-//!   `go wtime 4000 btime 4000 movestogo 1` therefore gets soft = hard = 3.36 s, and the
-//!   search stops when the next depth would not fit (about 1.7 s on the start position).
+//!   `go wtime 4000 btime 4000 movestogo 1` therefore gets soft = hard = 3.36 s (85 % of
+//!   the 3.95 s after the overhead; Stockfish's optimum there is 0.88 of its timeLeft), and
+//!   the search stops at a completed depth when the next one would not fit: 1.7 to 2.6 s on
+//!   the start position, depending on where the depths fall.
 //!   That is deliberate: what is left is not lost but carried into the next period, where
 //!   it is spread over its 40 moves, and a second buys less on one move that already has
 //!   seconds than on forty moves that have 50 ms each. Spending it all would also leave
