@@ -133,6 +133,11 @@ fn pictures_and_report() {
         "overview, main picture, two games"
     );
     assert_eq!(page.matches("<details>").count(), 2);
+    assert_eq!(
+        page.matches("Clock left in every game").count(),
+        1,
+        "the overview's title is printed once"
+    );
     assert_eq!(page.matches("</details>").count(), 2);
     for file in [&svg, &html] {
         let _ = std::fs::remove_dir_all(file.parent().expect("temp dir"));

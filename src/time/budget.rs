@@ -1,6 +1,6 @@
 //! The budget for one move, `{soft, hard}` with a reason, and the shared clamps that make
 //! every strategy's plan safe: never negative, never beyond a share of the clock, never
-//! more than the clock can pay for with the Move Overhead reserved.
+//! more than the clock can pay for with the Move Overhead reserved and a margin kept.
 
 use super::strategies::Plan;
 use super::{finite_or, fmt_ms, Inputs};
@@ -27,6 +27,20 @@ pub const HARD_MAX_SHARE: f64 = 0.5;
 /// `go wtime 32 btime 32 movestogo 1` answered at depth 1); `1 − LAST_MOVE_SHARE` is the
 /// reserve kept at the control.
 pub const LAST_MOVE_SHARE: f64 = 0.85;
+/// Soft and hard never come closer than this to the usable clock (time − Move Overhead − the
+/// round-trip reserve): after the hard stop the engine still has to notice it, unwind and
+/// print `bestmove`, and on a loaded machine that took up to 5 ms (Threads 1–2, quiet) and
+/// 14–27 ms (load 8) beyond a `movetime` (MEASUREMENTS.md, "Stop latency and movetime").
+/// So a move that runs to its hard limit leaves at least Move Overhead + this on the clock,
+/// however small the clock: at `go wtime 32 movestogo 1` with a 10 ms overhead, hard is
+/// 12 ms rather than 85 % of 22.
+pub const HARD_MARGIN_MS: f64 = 10.0;
+/// What the default `2x` soft stop spends of the soft limit on a typical move: it never starts
+/// an iteration it expects to end past soft, so a move ends between about half the soft limit
+/// and all of it, about 1/[`SOFT_STOP_ALLOWANCE`] on average (that is how the allowance was
+/// measured). A strategy's plan is this expected spend; `why` states it when a clamp moves
+/// soft away from plan × allowance.
+pub const EXPECTED_SOFT_USE: f64 = 1.0 / SOFT_STOP_ALLOWANCE;
 /// Minimum think time, applied when the clock allows it (the caps win over it).
 pub const MIN_THINK_MS: f64 = 5.0;
 /// Largest budget ever returned (about 35 years), so `Instant + budget` cannot overflow.
@@ -72,11 +86,13 @@ pub fn hard_share(moves_to_go: Option<u32>) -> f64 {
 pub fn finish(name: &str, plan: Plan, inputs: &Inputs) -> Budget {
     let mut clamps: Vec<&str> = Vec::new();
     let mut soft = finite_or(plan.soft_ms, 0.0).max(0.0);
+    let wanted = soft;
     if soft < MIN_THINK_MS {
         soft = MIN_THINK_MS;
         clamps.push("min think");
     }
-    let soft_cap = soft_share(inputs.moves_to_go) * inputs.usable_ms;
+    let margin_cap = (inputs.usable_ms - HARD_MARGIN_MS).max(0.0);
+    let soft_cap = (soft_share(inputs.moves_to_go) * inputs.usable_ms).min(margin_cap);
     if soft > soft_cap {
         soft = soft_cap;
         clamps.push(if soft_cap < MIN_THINK_MS {
@@ -90,7 +106,7 @@ pub fn finish(name: &str, plan: Plan, inputs: &Inputs) -> Budget {
         Some(h) => finite_or(h, 0.0).max(soft),
         None => soft * HARD_FACTOR,
     };
-    let hard_cap = hard_share(inputs.moves_to_go) * inputs.usable_ms;
+    let hard_cap = (hard_share(inputs.moves_to_go) * inputs.usable_ms).min(margin_cap);
     if hard > hard_cap {
         hard = hard_cap.max(soft);
         clamps.push("hard cap");
@@ -103,6 +119,13 @@ pub fn finish(name: &str, plan: Plan, inputs: &Inputs) -> Budget {
     }
     let clamps = if clamps.is_empty() {
         "none".to_string()
+    } else if soft != wanted {
+        // The plan no longer says what the move will spend: say it.
+        format!(
+            "{} → expected spend {}",
+            clamps.join(", "),
+            fmt_ms(to_ms(soft) as f64 * EXPECTED_SOFT_USE)
+        )
     } else {
         clamps.join(", ")
     };

@@ -1,67 +1,67 @@
 //! What the time manager is told: the clock of the side to move and where we are in the game,
 //! and [`Inputs`], the sanitised view every strategy plans from.
 //!
-//! # Move Overhead: reserved once (plus per move until a known refill)
+//! # Move Overhead: reserved once, plus a round trip per move until new time arrives
 //!
 //! "Move Overhead" is the longest lag the GUI, the operating system or the network may add
 //! to one move. Two ways to honour it:
 //!
-//! * per move: plan as if every remaining move loses the overhead
-//!   (Stockfish's `time + inc·(mtg−1) − overhead·(2+mtg)`);
+//! * per move to come: plan as if every remaining move loses the whole overhead
+//!   (Stockfish's `timeLeft = time + inc·(mtg−1) − overhead·(2+mtg)`, `src/timeman.cpp`);
 //! * once: take it off the clock a single time and make sure *this* move cannot flag
 //!   (Lc0's time managers: `time + inc·(movestogo−1) − move_overhead`, lc0
-//!   `src/mcts/stoppers/legacy.cc`; see also lc0 pull request #306, "Proper implementation
-//!   of the UCI option MoveOverhead", and Ethereal pull request #147).
+//!   `src/mcts/stoppers/legacy.cc`; lc0 pull request #306, "Proper implementation of the UCI
+//!   option MoveOverhead"; Ethereal pull request #147; Caissa).
 //!
-//! We reserve it **once**. Safety comes from the per-move cap: `hard ≤ share × (time −
-//! overhead)` with share < 1, so `hard + lag ≤ time` whenever the lag is within the
-//! overhead. Whatever lag really happened is already in the clock the GUI sends next time,
-//! so charging the maximum lag for every *guessed* future move would double-count it and
-//! cost a lot with large overheads (1 s × 43 expected moves = 43 s of a 3+0 game), while
-//! in sudden death no strategy plans to empty the clock anyway (each spends a fraction of
-//! what is left) and an increment pays for the lag.
+//! We reserve it **once**: `usable = time − overhead`, and every limit a move may reach is a
+//! share of `usable` ([`super::budget`]: hard ≤ share × usable and hard ≤ usable −
+//! [`super::budget::HARD_MARGIN_MS`]), so `hard + lag ≤ time` whenever the lag is within
+//! the overhead. Charging the *worst* lag to every guessed future move double-counts it:
+//! whatever lag really happened is already in the clock the GUI sends next. At 40/2 with the
+//! 50 ms default it took 50 × 42 ms, more than the whole 2 s period, before any strategy
+//! planned (issue 41: the side with Move Overhead 10 beat the one with 50 by +43 ± 30 in
+//! 300 games at 40/2, no time loss).
 //!
-//! Two exceptions:
+//! What a move costs at the least is not the overhead but a round trip through the GUI,
+//! which comes out of the clock whatever the engine thinks: [`ROUND_TRIP_MS`] (or the
+//! overhead if that is smaller: Move Overhead 0 says there is no lag). It is kept per move
+//! still to be made before new time arrives, less what the increment pays:
 //!
-//! * with `movestogo m` the horizon is *known* and all m moves must be made before new time
-//!   arrives, so the overhead is also reserved for each of the other m − 1 moves (at most
-//!   [`PER_MOVE_RESERVE_MAX_MOVES`] of them; capped as below). Without it a 40/2 game with a
-//!   10 ms lag on every move flags on the last move before the control (try
-//!   `tm --tc 40/2 --lag 10 --use 1 --strategy curve` with this reserve removed);
-//! * without `movestogo`, when the increment is smaller than the overhead (sudden death is
-//!   the case of no increment at all), the part of the overhead the increment does not pay,
-//!   `overhead − increment`, is reserved for [`SUDDEN_DEATH_RESERVE_MOVES`] future moves
-//!   (same cap). Each move's round trip through the GUI costs time whatever the engine
-//!   spends, so the clock drains by that much per move however little the engine thinks.
+//! * with `movestogo m`: for each of the other m − 1 moves (at most
+//!   [`PER_MOVE_RESERVE_MAX_MOVES`]). Without it the lag of 40 moves comes out of the last
+//!   ones, which then answer at depth 1 or flag;
+//! * without `movestogo`: for [`SUDDEN_DEATH_RESERVE_MOVES`] future moves, `round trip −
+//!   increment` each, so in sudden death (no increment) the clock keeps what the round trips
+//!   of a long endgame will take, and with an increment at least as large (1+0.01 and up)
+//!   nothing more is kept.
 //!
-//! Both reserves are capped at half the clock so that an overhead set far above the real lag
-//! does not make every move instant, but never below [`MIN_ROUND_TRIP_MS`] (less the
-//! increment) per move still to be made: near the end of a period the cap would otherwise
-//! hand out the milliseconds that the last moves' round trips need.
+//! At 40/2 the default therefore keeps 50 + 39 × 10 = 440 ms at the first move (the old
+//! per-move overhead kept 1,025 ms), at 1+0.01 it keeps 50 ms (was 525), at 2+0 450 ms
+//! (was 650). If the clock cannot hold even the round trips, nothing is usable and the
+//! engine answers at once.
 //!
-//! # Repeating controls (`movestogo`)
-//!
-//! With `movestogo m` the strategies plan for exactly the m moves until the refill
-//! ([`Inputs::moves_left`]), not `min(game-length estimate, m)` as Lc0 does: the risk is
-//! lopsided. If the game ends before the control we merely leave time unused; if an
-//! estimate that is too short is trusted and the game goes on, the moves before the
-//! control starve (Lc0's own estimator predicts under 8 moves left around move 60).
+//! How the reserve plays out at repeating controls is explained in the parent module
+//! ("Repeating controls").
 
 use super::finite_or;
 
-/// With `movestogo m`, the overhead is reserved for at most this many of the other moves…
+/// The least a move costs on the clock as the GUI measures it, even one the engine answers
+/// at once: a round trip through the GUI (capped by the Move Overhead), kept for every move
+/// still to be made before new time arrives that the increment does not pay for.
+///
+/// 10 ms is the per-move reserve with which Sandglass played 300 self-play games at 40/2
+/// without a time loss, reaching each refill with 4 % of the period left (issue 41, the
+/// "Move Overhead 10" side, whose old per-move reserve was exactly 10 ms per move to come);
+/// it is also Stockfish's default Move Overhead, which Stockfish charges per move to come.
+pub const ROUND_TRIP_MS: f64 = 10.0;
+/// With `movestogo m`, the round trip is kept for at most this many of the other moves (an
+/// absurd `movestogo` must not empty the clock).
 pub const PER_MOVE_RESERVE_MAX_MOVES: u32 = 100;
-/// …and that extra reserve takes at most this share of the clock after the first overhead,
-/// so an overhead much larger than the real lag does not make every move instant…
-pub const PER_MOVE_RESERVE_MAX_SHARE: f64 = 0.5;
-/// …except that it always keeps this much per move still to be made (less the increment):
-/// the smallest cost of a move as the GUI measures it, even one the engine answers at once
-/// (a match runner's round trip; MEASUREMENTS.md has the gauntlet that set it).
-pub const MIN_ROUND_TRIP_MS: f64 = 20.0;
-/// Without `movestogo`, the lag an increment does not pay (`overhead − increment`, all of
-/// the overhead in sudden death) is also reserved for this many future moves (within the
-/// same share cap): that lag comes out of the clock for good on every move.
-pub const SUDDEN_DEATH_RESERVE_MOVES: u32 = 12;
+/// Without `movestogo`, the round trip an increment does not pay (all of it in sudden death)
+/// is kept for this many future moves: that lag comes out of the clock for good on every
+/// move. 40 moves: the sudden-death reserve that ended the 2+0 time losses (MEASUREMENTS.md,
+/// "Sudden death without increment reserves…").
+pub const SUDDEN_DEATH_RESERVE_MOVES: u32 = 40;
 /// Default of the engine's "Move Overhead" option.
 ///
 /// 50 ms, not the 10 ms Stockfish uses: with an increment smaller than a match runner's
@@ -106,11 +106,11 @@ impl Default for Game {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Inputs {
     /// The clock as the GUI sent it, never negative, in ms: for a strategy transplanted
-    /// from an engine that does its own overhead accounting (`stockfish`); the others plan
+    /// from an engine that does its own per-move accounting (`stockfish`); the others plan
     /// from `usable_ms`.
     pub time_left_ms: f64,
-    /// Time left minus the Move Overhead (reserved once, and per move until a known
-    /// refill), never negative, in ms.
+    /// Time left minus the Move Overhead (once) and the round trips of the moves still to be
+    /// made before new time arrives (see the module doc), never negative, in ms.
     pub usable_ms: f64,
     /// Increment, never negative, in ms.
     pub increment_ms: f64,
@@ -132,19 +132,18 @@ impl Inputs {
         let moves_to_go = clock.moves_to_go.filter(|&m| m > 0);
         let once = (time - overhead).max(0.0);
         let increment = clock.increment_ms.max(0) as f64;
-        // Future moves to reserve lag for, and what an increment pays towards each: the other
-        // moves before a known refill (the whole lag each), or a fixed number of future moves
-        // without one (the lag beyond the increment; see the module doc).
+        // Future moves to keep a round trip for, and what an increment pays towards each: the
+        // other moves before a known refill, or a fixed number of future moves without one
+        // (see the module doc).
         let (moves, paid) = match moves_to_go {
             Some(m) => ((m - 1).min(PER_MOVE_RESERVE_MAX_MOVES), 0.0),
             None => (SUDDEN_DEATH_RESERVE_MOVES, increment),
         };
-        let per_move = |lag: f64| (lag - paid).max(0.0) * f64::from(moves);
-        let (extra, floor) = (per_move(overhead), per_move(MIN_ROUND_TRIP_MS));
-        let extra = extra.min((PER_MOVE_RESERVE_MAX_SHARE * once).max(floor));
+        let round_trip = (ROUND_TRIP_MS.min(overhead) - paid).max(0.0);
+        let reserve = round_trip * f64::from(moves);
         Inputs {
             time_left_ms: time,
-            usable_ms: (once - extra).max(0.0),
+            usable_ms: (once - reserve).max(0.0),
             increment_ms: increment,
             overhead_ms: overhead,
             moves_to_go,

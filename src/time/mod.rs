@@ -49,6 +49,68 @@
 //!   (`tools/latency.py` measures the whole `stop` → `bestmove` path; MEASUREMENTS.md has the
 //!   figures.)
 //!
+//! # The plan is the expected spend
+//!
+//! What a strategy plans is what the move should cost on average, and `TimeLog` shows it
+//! before "×soft-stop allowance". The soft limit is larger (× [`SOFT_STOP_ALLOWANCE`])
+//! because the `2x` soft stop never starts an iteration it expects to end past soft, so it
+//! ends a move at about [`EXPECTED_SOFT_USE`] = 1/1.43 of soft; the two cancel and the
+//! expected spend is the plan. When a clamp moves soft (the share caps near a control or on
+//! a short clock, the minimum think time), the plan no longer says what the move will
+//! spend, and `why` ends with "→ expected spend X" instead. `tests_controls` checks at 40/2,
+//! 40/15, 1+0.01, 2+1 and 10+0.1, over whole games, that every strategy's plan and expected
+//! spend agree within a factor 1.5, or that `why` reports the spend.
+//!
+//! # Move Overhead and small clocks
+//!
+//! [`inputs`] explains it: the Move Overhead (the worst lag of one move) is reserved once,
+//! and each move still to be made before new time arrives keeps only a round trip
+//! ([`ROUND_TRIP_MS`], 10 ms) that the increment does not pay. Every limit is a share of
+//! what remains, and hard stays [`HARD_MARGIN_MS`] below it, so a move that runs to its hard
+//! limit leaves at least Move Overhead + 10 ms on the clock, however small the clock. (Until
+//! issue 41 the whole overhead was reserved per move to come: 50 ms × 39 at 40/2, half the
+//! period before any strategy planned, and a `stockfish` plan of 1 ms.)
+//!
+//! # Repeating controls (`movestogo`)
+//!
+//! With `movestogo m`, m moves must be made before the clock refills, and what is left then
+//! is carried over into the next period. So:
+//!
+//! * **The horizon is m.** Every strategy plans for exactly the m moves until the refill
+//!   ([`Inputs::moves_left`]), not `min(game-length estimate, m)` as Lc0 does: if the game
+//!   ends before the control we merely leave time unused; if an estimate that is too short
+//!   is trusted and the game goes on, the moves before the control starve (Lc0's estimator
+//!   predicts under 8 moves left around move 60). `curve` and `smooth` sum the increments of
+//!   those m moves; `geometric` front-loads inside the period (each move takes a fixed share
+//!   of what is left, solved for the m moves to the control); `stockfish` uses Stockfish's
+//!   `(0.88 + ply/116.4)/mtg` with mtg = min(m, 50).
+//! * **No sudden-death rule acts under movestogo.** A rule that guesses how many moves are
+//!   left (a game-length estimate, a floor on moves left, Stockfish's horizon shrink below
+//!   one second, the sudden-death round-trip reserve) must not replace the m that the GUI
+//!   states: Stockfish's shrink planned for 45 moves with 3 to go, or for 25 with 30 to go
+//!   (issue 41 cites Stockfish PR #7117: such a rule cost −48.7 Elo and 557 time losses in
+//!   1,984 games at 40/1). The test `no_sudden_death_rule_under_movestogo` checks that every
+//!   strategy's share of the clock under movestogo is the same below one second as above.
+//! * **The last moves of a period.** As m falls, the caps rise to `LAST_MOVE_SHARE / m` of
+//!   the usable clock ([`LAST_MOVE_SHARE`] = 0.85), so the moves before the control do not
+//!   collapse to depth 1 (Stockfish issue #4000: `go wtime 32 btime 32 movestogo 1`), and the
+//!   round trips of the moves still to come are released one by one. The last move may
+//!   think up to 85 % of what is left after the overhead (and always leaves the overhead
+//!   and [`HARD_MARGIN_MS`]); the soft stop still ends it at a completed depth.
+//!   `go wtime 4000 btime 4000 movestogo 1` therefore gets soft = hard = 3.36 s (85 % of
+//!   the 3.95 s after the overhead; Stockfish's optimum there is 0.88 of its timeLeft), and
+//!   the search stops at a completed depth when the next one would not fit: 1.7 to 2.6 s on
+//!   the start position, depending on where the depths fall.
+//!   That is deliberate: what is left is not lost but carried into the next period, where
+//!   it is spread over its 40 moves, and a second buys less on one move that already has
+//!   seconds than on forty moves that have 50 ms each. Spending it all would also leave
+//!   nothing for a lag spike at the control.
+//!
+//! `tm --tc 40/120` simulates the refills and marks each period boundary in its pictures;
+//! `tm --pgn` reads repeating-control games (the clock jumps up at each control).
+//!
+//! # Other limits
+//!
 //! `movetime` bypasses allocation (soft = hard = movetime, no soft stop); `depth`, `nodes`,
 //! `mate` and `infinite` have no time limit unless a clock comes with them. [`Mode`] is the
 //! type that says which. A `go` whose limits cannot be read is bounded by
@@ -85,12 +147,13 @@ pub mod soft;
 pub mod strategies;
 
 pub use budget::{
-    hard_share, movetime_budget, soft_share, Budget, HARD_FACTOR, HARD_MAX_SHARE, LAST_MOVE_SHARE,
-    MAX_BUDGET_MS, MIN_THINK_MS, SOFT_MAX_SHARE, SOFT_STOP_ALLOWANCE,
+    hard_share, movetime_budget, soft_share, Budget, EXPECTED_SOFT_USE, HARD_FACTOR,
+    HARD_MARGIN_MS, HARD_MAX_SHARE, LAST_MOVE_SHARE, MAX_BUDGET_MS, MIN_THINK_MS, SOFT_MAX_SHARE,
+    SOFT_STOP_ALLOWANCE,
 };
 pub use inputs::{
-    Clock, Game, Inputs, DEFAULT_MOVE_OVERHEAD_MS, MIN_ROUND_TRIP_MS, PER_MOVE_RESERVE_MAX_MOVES,
-    PER_MOVE_RESERVE_MAX_SHARE, SUDDEN_DEATH_RESERVE_MOVES,
+    Clock, Game, Inputs, DEFAULT_MOVE_OVERHEAD_MS, PER_MOVE_RESERVE_MAX_MOVES, ROUND_TRIP_MS,
+    SUDDEN_DEATH_RESERVE_MOVES,
 };
 pub use mode::{decide, Answer, GoLimits, Mode, TimeLimit};
 pub use settings::{allocate, Settings, PONDER_BONUS};
@@ -123,3 +186,5 @@ pub fn finite_or(x: f64, fallback: f64) -> f64 {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_controls;

@@ -220,8 +220,10 @@ pub fn decide(go: &GoLimits, us: Color, game: &Game, settings: &Settings) -> (Mo
             Some("its limits could not be read")
         } else if go.mate == Some(0) {
             Some("mate 0 asks for no mate")
-        } else if inc.is_some() || go.movestogo.is_some() {
-            Some("an increment or movestogo without a clock")
+        } else if go.winc.is_some() || go.binc.is_some() || go.movestogo.is_some() {
+            // Either side's increment: `go winc 1000` with Black to move still means a game
+            // on the clock, just not one whose clock we were told.
+            Some("an increment or movestogo without a clock for the side to move")
         } else {
             None
         };

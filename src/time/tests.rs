@@ -2,25 +2,24 @@ use super::budget::finish;
 use super::*;
 
 #[test]
-fn sudden_death_reserves_overhead_for_future_moves() {
+fn sudden_death_keeps_a_round_trip_for_future_moves() {
     let game = Game::default();
-    // 2+0 at 600 ms left, 10 ms overhead: 590 usable once, minus 12 × 10 = 120.
+    // 2+0 at 600 ms left, 10 ms overhead: 590 usable once, minus 40 round trips of 10 ms.
     let inputs = Inputs::new(&clock(600, 0, None, 10), &game);
-    assert_eq!(inputs.usable_ms, 470.0);
-    // With 50 ms: 550 usable once, minus 12 × 50 = 600 capped at half of 550.
+    assert_eq!(inputs.usable_ms, 190.0);
+    // With 50 ms the round trip is still 10 ms: the overhead is taken once.
     let inputs = Inputs::new(&clock(600, 0, None, 50), &game);
-    assert_eq!(inputs.usable_ms, 275.0);
+    assert_eq!(inputs.usable_ms, 150.0);
     let inputs = Inputs::new(&clock(60_000, 0, None, 10), &game);
-    assert_eq!(inputs.usable_ms, 60_000.0 - 10.0 - 120.0);
-    // An increment pays for the lag: reserved once only.
+    assert_eq!(inputs.usable_ms, 60_000.0 - 10.0 - 400.0);
+    // An increment pays for the round trips: the overhead is reserved once only…
     let inputs = Inputs::new(&clock(600, 10, None, 10), &game);
     assert_eq!(inputs.usable_ms, 590.0);
-    // A smaller one pays for part of it: 1+0.01 with 50 ms reserves (50 − 10) × 12,
-    // within half the clock…
+    // …also at 1+0.01 with the default 50 ms (the old per-move reserve kept 525 ms).
     let inputs = Inputs::new(&clock(1000, 10, None, 50), &game);
-    assert_eq!(inputs.usable_ms, 950.0 - 475.0);
-    // …and never less than (20 − 10) × 12 for the round trips of the next moves.
-    let inputs = Inputs::new(&clock(150, 10, None, 50), &game);
+    assert_eq!(inputs.usable_ms, 950.0);
+    // A clock that cannot hold the round trips has nothing usable.
+    let inputs = Inputs::new(&clock(400, 0, None, 50), &game);
     assert_eq!(inputs.usable_ms, 0.0);
     // Every strategy then spends less with the reserve than without it.
     for settings in Settings::each_strategy() {
@@ -66,6 +65,11 @@ fn check(c: &Clock, g: &Game) {
             "{c:?} {b}"
         );
         assert!(b.hard_ms <= MAX_BUDGET_MS);
+        // A move that runs to its hard limit leaves Move Overhead and a margin.
+        assert!(
+            b.hard_ms as f64 <= (usable - HARD_MARGIN_MS).max(0.0) + 1e-9,
+            "{c:?} {b}"
+        );
         assert!(!b.why.is_empty());
     }
 }
@@ -148,9 +152,17 @@ fn movestogo_one_spends_most_of_the_clock() {
             // hard limit is the soft one, raised to the minimum think time.
             assert_eq!(b.hard_ms, b.soft_ms, "{b}");
         } else {
-            // 85 % of the 22 ms left after the overhead.
-            assert_eq!(b.hard_ms, 18, "{b}");
+            // Not 85 % of the 22 ms left after the overhead: the hard limit leaves the
+            // overhead and a margin, 32 − 10 − 10 = 12 ms.
+            assert_eq!(b.hard_ms, 12, "{b}");
         }
+    }
+    // `go wtime 4000 btime 4000 movestogo 1` with the default overhead: soft and hard may
+    // reach 85 % of the 3950 ms after it (the rest carries over; see the module doc).
+    let c = clock(4000, 0, Some(1), 50);
+    for b in all_budgets(&c, &Game::default()) {
+        assert!(b.soft_ms >= 2500, "{b}");
+        assert_eq!(b.hard_ms, 3357, "{b}");
     }
     let c = clock(60_000, 0, Some(1), 10);
     for b in all_budgets(&c, &Game::default()) {
@@ -244,18 +256,23 @@ fn overhead_is_reserved_once_when_an_increment_pays_for_lag() {
 }
 
 #[test]
-fn overhead_is_also_reserved_per_move_until_a_known_refill() {
+fn overhead_once_and_a_round_trip_per_move_until_a_known_refill() {
     let inputs = Inputs::new(&clock(2000, 0, Some(40), 10), &Game::default());
     assert_eq!(inputs.usable_ms, 2000.0 - 10.0 - 39.0 * 10.0);
-    let inputs = Inputs::new(&clock(2000, 0, Some(1), 10), &Game::default());
-    assert_eq!(inputs.usable_ms, 1990.0);
-    // Bounded: an absurd overhead never takes more than half the clock…
+    // The default 50 ms is taken once, not once per move to come (that kept 1,025 ms).
+    let inputs = Inputs::new(&clock(2000, 0, Some(40), 50), &Game::default());
+    assert_eq!(inputs.usable_ms, 2000.0 - 50.0 - 39.0 * 10.0);
+    let inputs = Inputs::new(&clock(2000, 0, Some(1), 50), &Game::default());
+    assert_eq!(inputs.usable_ms, 1950.0);
+    // However large the overhead, it is taken once; the round trip stays 10 ms…
     let inputs = Inputs::new(&clock(20_000, 0, Some(40), 1000), &Game::default());
-    assert_eq!(inputs.usable_ms, 9500.0);
-    // …unless the moves still to be made need more even at their smallest real cost:
-    // 5 moves before the control with 150 ms left keep 4 × 20 ms, not half of 100.
+    assert_eq!(inputs.usable_ms, 20_000.0 - 1000.0 - 390.0);
+    // …or the overhead if that is smaller: Move Overhead 0 says there is no lag.
+    let inputs = Inputs::new(&clock(2000, 0, Some(40), 0), &Game::default());
+    assert_eq!(inputs.usable_ms, 2000.0);
+    // 5 moves before the control with 150 ms left keep 4 round trips.
     let inputs = Inputs::new(&clock(150, 0, Some(5), 50), &Game::default());
-    assert_eq!(inputs.usable_ms, 20.0);
+    assert_eq!(inputs.usable_ms, 60.0);
     // An absurd movestogo counts as 100 moves.
     let inputs = Inputs::new(&clock(2000, 0, Some(u32::MAX), 10), &Game::default());
     assert_eq!(inputs.usable_ms, 990.0);
@@ -330,6 +347,18 @@ fn a_go_whose_limits_cannot_be_read_is_bounded() {
         assert_eq!(m.time, bounded, "{go:?}");
         assert!(notes.iter().any(|n| n.starts_with("error: go: ")), "{go:?}");
     }
+    // Only the other side's increment (Black to move, `go winc 1000`): the side to move has
+    // no clock either, so the search is bounded the same way (issue 38).
+    let go = GoLimits {
+        winc: Some(1000),
+        ..GoLimits::default()
+    };
+    let (m, notes) = decide(&go, chess::Color::Black, &game, &settings);
+    assert_eq!(m.time, bounded);
+    assert!(
+        notes.iter().any(|n| n.starts_with("error: go: ")),
+        "{notes:?}"
+    );
     // What remains readable may bound the search itself: then nothing is added.
     let go = GoLimits {
         unreadable: true,

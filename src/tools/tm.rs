@@ -338,12 +338,17 @@ pub fn run(args: &TmArgs) -> Result<(), String> {
         let tc = parse_tc(tc_text)?;
         let title = format!("How each strategy would spend {tc_text}");
         let caption = format!(
-            "Simulated: {}; {} plies; each move thinks {} × its soft budget (never past hard); overhead {} ms, lag {} ms; the opponent's moves are free.",
+            "Simulated: {}; {} plies; each move thinks {} × its soft budget (never past hard); overhead {} ms, lag {} ms; the opponent's moves are free.{}",
             describe_tc(&tc),
             args.plies,
             args.use_factor,
             args.overhead,
-            args.lag
+            args.lag,
+            if tc.moves.is_some() {
+                " Dashed vertical lines: the period ends and the clock refills."
+            } else {
+                ""
+            }
         );
         std::fs::write(path, svg(&sims, &title, &caption))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -527,6 +532,17 @@ mod tests {
         let (one, _) =
             report(&args("40/900", "classic"), "40/900").unwrap_or_else(|e| panic!("{e}"));
         assert!(one.contains("mtg") && one.contains("soft s"));
+    }
+
+    #[test]
+    fn repeating_control_pictures_mark_each_refill() {
+        let (_, sims) = report(&args("40/120", "all"), "40/120").unwrap_or_else(|e| panic!("{e}"));
+        let picture = svg(&sims, "40/120", "caption");
+        // 80 of our moves: the refill after move 40, in both panels (the one after the last
+        // move is off the picture).
+        assert_eq!(picture.matches("class=\"refill\"").count(), 2, "{picture}");
+        let (_, sims) = report(&args("300+3", "all"), "300+3").unwrap_or_else(|e| panic!("{e}"));
+        assert!(!svg(&sims, "300+3", "caption").contains("refill"));
     }
 
     #[test]

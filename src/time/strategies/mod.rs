@@ -128,6 +128,37 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
+    /// WCAG 2 contrast ratio of an `#rrggbb` colour against white.
+    fn contrast_on_white(colour: &str) -> f64 {
+        let channel = |i: usize| {
+            let c = u8::from_str_radix(&colour[i..i + 2], 16).unwrap_or(255) as f64 / 255.0;
+            if c <= 0.03928 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        let l = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+        1.05 / (l + 0.05)
+    }
+
+    #[test]
+    fn every_line_stands_out_on_white() {
+        // Okabe–Ito's yellow (#F0E442) is 1.3:1 on white and nearly vanished as a thin
+        // dash-dot line; every strategy's colour must reach at least 2:1 (the palette's
+        // orange and sky blue are 2.2–2.3:1).
+        assert!(contrast_on_white("#F0E442") < 1.5);
+        for s in all() {
+            let c = contrast_on_white(s.style().colour);
+            assert!(
+                c >= 2.0,
+                "{}: {} is {c:.2}:1 on white",
+                s.name(),
+                s.style().colour
+            );
+        }
+    }
+
     #[test]
     fn every_strategy_has_its_own_name_symbol_and_look() {
         let all = all();

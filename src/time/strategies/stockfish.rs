@@ -27,6 +27,39 @@
 //! maximum   = ⌊max(optimum, min(0.8097·t − o, maxScale·optimum))⌋
 //! ```
 //!
+//! Stockfish's own numbers, with its default Move Overhead of 10 ms (`src/engine.cpp`,
+//! `options.add("Move Overhead", Option(10, 0, 5000))`), which the tests below reproduce:
+//! 40/2 at the first move, timeLeft 1580, optimum 34 ms, maximum 193 ms; 1+0.01, timeLeft
+//! 970, timeAdjust 0.563, optimum 9 ms, maximum 30 ms; 2+1, optimum 436 ms, maximum
+//! 1609 ms; 10+0.1, optimum 243 ms, maximum 1563 ms; `go wtime 4000 movestogo 1`,
+//! optimum = maximum = 3493 ms (0.88 of timeLeft 3970).
+//!
+//! # Move Overhead: Stockfish's semantics, not Sandglass's value
+//!
+//! Stockfish's `o` is charged 2 + mtg times: it is a *per-move* cost, and Stockfish's
+//! formulas were tuned with 10 ms there. Sandglass's Move Overhead option means the worst
+//! lag of *one* move and defaults to 50 ms ([`crate::time::inputs`]); fed into `o·(2+mtg)`
+//! it takes 50 × 42 = 2.1 s at 40/2 — more than the whole period — and Stockfish's own
+//! formula then gives `timeLeft 1 ms`, `optimum 1 ms`, and at 1+0.01 a negative
+//! `timeAdjust` (−0.41, from log10(1)). That was a broken transplant (issue 41: it reached
+//! each 40/2 refill with 46 % of the period unused). So the formula gets what Stockfish's
+//! `o` stands for, a per-move round trip: [`STOCKFISH_MOVE_OVERHEAD_MS`], Stockfish's own
+//! default, or the option if that is smaller (0 means no lag at all); the rest of the
+//! option, the once-per-move worst lag, is kept by the shared clamps (hard ≤ a share of
+//! the clock minus the Move Overhead, and a margin). `t` is the clock as the GUI sent it,
+//! as in the source.
+//!
+//! # Under movestogo the horizon does not shrink (the one change to the formulas)
+//!
+//! Stockfish shrinks the horizon below one second, `mtg = ⌊0.05·t⌋`, also when `movestogo`
+//! is given: with 900 ms and 3 moves to the control it plans for 45 moves (optimum 8 ms,
+//! most of the clock carried to the refill), and with 500 ms and 30 moves to go for 25 (it
+//! spends faster than the moves left allow). The shrink is a sudden-death rule: it guesses a
+//! horizon that `movestogo` states. Issue 41 cites Stockfish pull request #7117 for what such
+//! a rule cost under movestogo (−48.7 Elo, 557 time losses in 1,984 games at 40/1). Here the
+//! shrink applies only without `movestogo`; with it, mtg = min(movestogo, 50) always (900 ms
+//! and 3 to go: optimum 249 ms, maximum 405 ms). Everything else is the source's.
+//!
 //! How it fits Sandglass:
 //!
 //! * soft = optimum × the soft-stop allowance ([`crate::time::SOFT_STOP_ALLOWANCE`]).
@@ -34,14 +67,10 @@
 //!   stops once an iteration *ends* past optimum × its adjustments, so it spends at least
 //!   the optimum and often more; Sandglass never starts an iteration it expects to end past
 //!   soft, so it spends less than soft. The allowance, which every strategy but `smooth`
-//!   shares, covers that difference; without it this strategy would spend about a quarter
-//!   less than Stockfish's plan.
+//!   shares, covers that difference, so the expected spend is about the optimum.
 //! * hard = maximum (the strategy's own hard limit, [`super::Plan::hard_ms`]), within the
 //!   shared clamps (hard ≤ half the usable clock, hard ≥ soft), which are stricter than
 //!   Stockfish's 0.8097·t − o.
-//! * The overhead is charged Stockfish's way (`o·(2 + mtg)`) from the raw clock
-//!   ([`Inputs::time_left_ms`]); Sandglass's own reserve still bounds the result through
-//!   the clamps. Stockfish's default overhead is 10 ms, Sandglass's 50 ms.
 //! * Stockfish's +25 % optimum with pondering on is Sandglass's shared ponder bonus
 //!   (`settings::PONDER_BONUS`), applied to every strategy, so it is not repeated here.
 //! * `nodestime` (nodes as time) is not transplanted.
@@ -56,6 +85,9 @@ use std::sync::OnceLock;
 
 /// Longest horizon in moves.
 pub const MAX_MTG: u32 = 50;
+/// Stockfish's default Move Overhead (`src/engine.cpp`), the per-move charge its formulas
+/// were tuned with (see the module doc).
+pub const STOCKFISH_MOVE_OVERHEAD_MS: f64 = 10.0;
 
 /// Stockfish's numbers for one move (all in ms, as `f64`; optimum and maximum are whole
 /// milliseconds like Stockfish's `TimePoint`).
@@ -78,7 +110,8 @@ pub fn time_adjust(time_left: f64) -> f64 {
 }
 
 /// Stockfish's `TimeManagement::init` for clock `t`, increment `inc`, `movestogo`, game
-/// `ply` and `overhead` (ms). `adjust` is the game's `originalTimeAdjust`, None at the
+/// `ply` and Stockfish's per-move `overhead` (ms), the horizon shrink only without
+/// movestogo. `adjust` is the game's `originalTimeAdjust`, None at the
 /// first move of a game (it is then computed from this move, as Stockfish does).
 pub fn times(
     t: f64,
@@ -94,13 +127,15 @@ pub fn times(
     let inc = finite_or(inc, 0.0).max(0.0);
     let overhead = finite_or(overhead, 0.0).max(0.0);
     let ply = f64::from(ply);
-    let mut mtg = i64::from(movestogo.filter(|&m| m > 0).map_or(MAX_MTG, |m| m.min(MAX_MTG)));
-    if t < 1000.0 {
+    let movestogo = movestogo.filter(|&m| m > 0);
+    let mut mtg = i64::from(movestogo.map_or(MAX_MTG, |m| m.min(MAX_MTG)));
+    // The horizon shrink is a sudden-death rule: not under movestogo (see the module doc).
+    if t < 1000.0 && movestogo.is_none() {
         mtg = (t * 0.05) as i64;
     }
     let m = mtg as f64;
     let time_left = (t + inc * (m - 1.0) - overhead * (2.0 + m)).floor().max(1.0);
-    let (opt_scale, max_scale, time_adjust) = match movestogo.filter(|&m| m > 0) {
+    let (opt_scale, max_scale, time_adjust) = match movestogo {
         None => {
             let adjust = adjust.map_or_else(|| time_adjust(time_left), |a| finite_or(a, 1.0));
             let log_time_s = (t / 1000.0).log10();
@@ -113,13 +148,7 @@ pub fn times(
             (opt_scale, max_scale, adjust)
         }
         Some(_) => {
-            // mtg may be 0 under one second: Stockfish then divides by zero (infinity),
-            // and the second term of the min decides.
-            let per_move = if mtg > 0 {
-                (0.88 + ply / 116.4) / m
-            } else {
-                f64::INFINITY
-            };
+            let per_move = (0.88 + ply / 116.4) / m.max(1.0);
             (per_move.min(0.88 * t / time_left), 1.3 + 0.11 * m, 1.0)
         }
     };
@@ -152,7 +181,9 @@ impl Strategy for Stockfish {
     fn style(&self) -> Style {
         Style {
             symbol: 'F',
-            colour: "#F0E442",
+            // Okabe–Ito's yellow (#F0E442) darkened to the same hue: the original is 1.3:1
+            // on white and the thin dash-dot line nearly vanished; this is 3.9:1.
+            colour: "#9E7E00",
             dash: "12 3 2 3 2 3",
         }
     }
@@ -170,7 +201,7 @@ impl Strategy for Stockfish {
             inputs.increment_ms,
             inputs.moves_to_go,
             inputs.plies_played,
-            inputs.overhead_ms,
+            inputs.overhead_ms.min(STOCKFISH_MOVE_OVERHEAD_MS),
             self.original_time_adjust.get().copied(),
         );
         if inputs.moves_to_go.is_none() {
@@ -261,9 +292,79 @@ mod tests {
         let x = times(32.0, 0.0, Some(1), 0, 10.0, None);
         assert_eq!((x.mtg, x.time_left, x.optimum, x.maximum), (1, 2.0, 1.0, 1.0));
         // Under 20 ms the horizon is 0 moves; nothing divides by zero.
-        let x = times(15.0, 0.0, Some(3), 0, 10.0, None);
+        let x = times(15.0, 0.0, None, 0, 10.0, Some(0.5));
         assert_eq!(x.mtg, 0);
         assert!(x.optimum >= 1.0 && x.maximum >= x.optimum);
+        let x = times(15.0, 0.0, Some(3), 0, 10.0, None);
+        assert_eq!(x.mtg, 3);
+        assert!(x.optimum >= 1.0 && x.maximum >= x.optimum);
+    }
+
+    #[test]
+    fn under_movestogo_the_horizon_is_the_moves_to_go() {
+        // Stockfish itself would shrink it to ⌊0.05·900⌋ = 45 moves (optimum 8 ms, maximum
+        // 50 ms); the known 3 moves give timeLeft 900 − 10·5 = 850, optScale 0.88/3,
+        // optimum 249, maxScale 1.63 → maximum 405.
+        let x = times(900.0, 0.0, Some(3), 0, 10.0, None);
+        assert_eq!((x.mtg, x.time_left), (3, 850.0));
+        assert_eq!((x.optimum, x.maximum), (249.0, 405.0));
+        // 500 ms with 30 to go: 30 moves, not 25 (timeLeft 500 − 10·32 = 180; ply 60:
+        // optScale (0.88 + 60/116.4)/30 = 0.046515 → optimum 8, maximum 36).
+        let x = times(500.0, 0.0, Some(30), 60, 10.0, None);
+        assert_eq!((x.mtg, x.time_left, x.optimum, x.maximum), (30, 180.0, 8.0, 36.0));
+    }
+
+    #[test]
+    fn stockfish_numbers_at_rating_list_controls() {
+        // Python, from the source formula with Stockfish's default 10 ms overhead, first move.
+        // 40/2: timeLeft 2000 − 10·42 = 1580; optScale 0.88/40 = 0.022 → 34; ×5.7 → 193.
+        let x = times(2000.0, 0.0, Some(40), 0, 10.0, None);
+        assert_eq!((x.time_left, x.optimum, x.maximum), (1580.0, 34.0, 193.0));
+        // 1+0.01: timeLeft 1000 + 10·49 − 10·52 = 970; timeAdjust 0.563172 (positive);
+        // optScale 0.0097340 → 9; maxScale 3.3744 → 30.
+        let x = times(1000.0, 10.0, None, 0, 10.0, None);
+        assert_eq!(x.time_left, 970.0);
+        assert!((x.time_adjust - 0.563_171_7).abs() < 1e-6);
+        assert!((x.opt_scale - 0.009_734_02).abs() < 1e-7);
+        assert_eq!((x.optimum, x.maximum), (9.0, 30.0));
+        // 2+1: timeLeft 50480; timeAdjust 1.12476 → optimum 436, maximum 1609 (0.8097·t − o).
+        let x = times(2000.0, 1000.0, None, 0, 10.0, None);
+        assert_eq!((x.time_left, x.optimum, x.maximum), (50_480.0, 436.0, 1609.0));
+        // movestogo 1 with 4 s: optScale 0.88 → optimum 3493 = maximum.
+        let x = times(4000.0, 0.0, Some(1), 0, 10.0, None);
+        assert_eq!((x.time_left, x.optimum, x.maximum), (3970.0, 3493.0, 3493.0));
+        // Sandglass's 50 ms in Stockfish's per-move slot is the broken transplant: 40/2
+        // leaves timeLeft 1 ms, 1+0.01 a negative timeAdjust.
+        assert_eq!(times(2000.0, 0.0, Some(40), 0, 50.0, None).optimum, 1.0);
+        assert!(times(1000.0, 10.0, None, 0, 50.0, None).time_adjust < 0.0);
+    }
+
+    #[test]
+    fn sandglass_move_overhead_is_not_charged_per_move() {
+        // The default Move Overhead (50 ms) plans like Stockfish with its own 10 ms.
+        let s = Settings::with_strategy("stockfish").expect("registered");
+        let clock = |t, inc, mtg| Clock {
+            time_left_ms: t,
+            increment_ms: inc,
+            moves_to_go: mtg,
+            overhead_ms: s.move_overhead_ms,
+        };
+        let b = allocate(&s, &clock(2000, 0, Some(40)), &Game::default());
+        assert_eq!(b.soft_ms, (34.0 * SOFT_STOP_ALLOWANCE) as u64, "{b}");
+        assert_eq!(b.hard_ms, 193, "{b}");
+        let b = allocate(&s, &clock(1000, 10, None), &Game::default());
+        assert_eq!(b.soft_ms, (9.0 * SOFT_STOP_ALLOWANCE) as u64, "{b}");
+        assert!(b.why.contains("×adjust 0.563"), "{b}");
+        // An overhead below Stockfish's default is used as it is.
+        let x = times(2000.0, 0.0, Some(40), 0, 0.0, None);
+        let mut zero = Settings::with_strategy("stockfish").expect("registered");
+        zero.move_overhead_ms = 0;
+        let c = Clock {
+            overhead_ms: 0,
+            ..clock(2000, 0, Some(40))
+        };
+        let b = allocate(&zero, &c, &Game::default());
+        assert_eq!(b.soft_ms, (x.optimum * SOFT_STOP_ALLOWANCE) as u64, "{b}");
     }
 
     #[test]

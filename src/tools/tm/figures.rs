@@ -69,6 +69,18 @@ pub fn simulation(sims: &[Simulation], title: &str, caption: &str) -> Figure {
             .collect();
         clock.push(c);
     }
+    // A repeating control refills after each move whose movestogo was 1 (the simulations
+    // share one control, so the first one's rows say where).
+    let boundaries = sims
+        .first()
+        .map(|sim| {
+            sim.rows
+                .iter()
+                .filter(|r| r.moves_to_go == Some(1))
+                .map(|r| f64::from(r.number) + 0.5)
+                .collect()
+        })
+        .unwrap_or_default();
     Figure {
         title: title.to_string(),
         caption: caption.to_string(),
@@ -83,6 +95,7 @@ pub fn simulation(sims: &[Simulation], title: &str, caption: &str) -> Figure {
                 series: clock,
             },
         ],
+        boundaries,
     }
 }
 
@@ -190,6 +203,7 @@ pub fn game(record: &GameRecord, player: usize, overlays: &[Overlay], caption: &
                 series: bottom,
             },
         ],
+        boundaries: Vec::new(),
     }
 }
 
@@ -246,10 +260,13 @@ pub fn overview(records: &[GameRecord], names: &[String], caption: &str) -> Opti
             series,
         });
     }
+    // The page's heading already says "Clock left in every game"; the picture names whose.
+    let players: Vec<String> = names.iter().map(|n| shorten(n, 30)).collect();
     Some(Figure {
-        title: "Clock left in every game".to_string(),
+        title: players.join(" and "),
         caption: caption.to_string(),
         x_label: "move number".to_string(),
         panels,
+        boundaries: Vec::new(),
     })
 }

@@ -1,6 +1,7 @@
 //! A small hand-written SVG renderer for `tm`: panels stacked on one move axis, each with
-//! lines (maybe with a light band, e.g. up to the hard limit) or bars, one legend and a
-//! caption. Sized to be read from the back of a classroom when projected: 1200 px wide,
+//! lines (maybe with a light band, e.g. up to the hard limit) or bars, dashed lines where a
+//! repeating control refills, one legend and a caption. Each panel's axis covers everything
+//! drawn in it, bands included. Sized to be read from the back of a classroom when projected: 1200 px wide,
 //! 18–26 px text.
 //!
 //! Colours are the Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2002/2008),
@@ -102,6 +103,9 @@ pub struct Figure {
     pub caption: String,
     pub x_label: String,
     pub panels: Vec<Panel>,
+    /// Where a repeating control's period ends (between two moves, e.g. 40.5): the clock
+    /// refills there. Drawn as a dashed vertical line labelled "refill" in every panel.
+    pub boundaries: Vec<f64>,
 }
 
 pub fn escape(s: &str) -> String {
@@ -227,11 +231,18 @@ pub fn render(fig: &Figure) -> String {
     for (pi, panel) in fig.panels.iter().enumerate() {
         let top = TOP + pi as f64 * (PANEL_H + GAP);
         let bottom = top + PANEL_H;
+        // The axis covers everything drawn, the bands (up to the hard limit) included: a
+        // band cut at the top of the panel reads as "no limit".
         let max_y = panel
             .series
             .iter()
-            .flat_map(|s| s.points.iter())
-            .map(|p| p.1)
+            .flat_map(|s| {
+                let band = match &s.shape {
+                    Shape::Line { band } => band.iter().map(|b| b.2).collect(),
+                    Shape::Bars { .. } => Vec::new(),
+                };
+                s.points.iter().map(|p| p.1).chain(band)
+            })
             .fold(0.0, f64::max);
         let (ystep, ymax) = axis(max_y);
         let clip = format!("clip{pi}");
@@ -296,6 +307,20 @@ pub fn render(fig: &Figure) -> String {
             top - 10.0,
             escape(&panel.y_label)
         );
+        // Period boundaries of a repeating control: the clock refills there.
+        for &b in fig.boundaries.iter().filter(|&&b| b > min_x && b < max_x) {
+            let x = x_of(b);
+            let _ = writeln!(
+                out,
+                r##"<line class="refill" x1="{x:.1}" y1="{top}" x2="{x:.1}" y2="{bottom}" stroke="#555555" stroke-width="1.5" stroke-dasharray="6 4"/>"##
+            );
+            let _ = writeln!(
+                out,
+                r##"<text x="{:.1}" y="{:.1}" font-size="15" fill="#555555">refill</text>"##,
+                x + 4.0,
+                top + 16.0
+            );
+        }
         // Bars first, then bands, then lines; emphasised series last.
         let mut order: Vec<&Series> = panel.series.iter().collect();
         order.sort_by_key(|s| (matches!(s.shape, Shape::Line { .. }), s.emphasis));
@@ -501,6 +526,69 @@ mod tests {
             let (step, top) = axis(max);
             assert!(top >= max && top <= max * 1.6 + step, "{max}: {step} {top}");
         }
+    }
+
+    /// Every y coordinate of the shaded bands (`<polygon points="x,y …">`).
+    fn band_ys(svg: &str) -> Vec<f64> {
+        svg.split("<polygon")
+            .skip(1)
+            .filter_map(|p| p.split("points=\"").nth(1)?.split('"').next())
+            .flat_map(|pts| {
+                pts.split(' ')
+                    .filter_map(|xy| xy.split(',').nth(1)?.parse().ok())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_axis_covers_the_hard_band() {
+        // Soft at 1 s, hard up to 3 s (60+0.6 looks like this): the band must end inside
+        // the panel, not be cut at its top, where it would read as "no limit".
+        let mut line = Series::line(
+            "expositor",
+            player_style(true),
+            vec![(1.0, 1.0), (2.0, 1.0)],
+        );
+        line.shape = Shape::Line {
+            band: vec![(1.0, 1.0, 3.0), (2.0, 1.0, 3.0)],
+        };
+        let fig = Figure {
+            title: "t".into(),
+            caption: "c".into(),
+            x_label: "x".into(),
+            panels: vec![Panel {
+                y_label: "y".into(),
+                series: vec![line],
+            }],
+            boundaries: Vec::new(),
+        };
+        let ys = band_ys(&render(&fig));
+        assert!(!ys.is_empty());
+        for y in ys {
+            assert!(y >= TOP - 1e-9, "band drawn above the panel at y = {y}");
+        }
+    }
+
+    #[test]
+    fn period_boundaries_are_drawn_in_every_panel() {
+        let panel = Panel {
+            y_label: "y".into(),
+            series: vec![Series::line(
+                "a",
+                player_style(true),
+                vec![(1.0, 1.0), (80.0, 2.0)],
+            )],
+        };
+        let fig = Figure {
+            title: "t".into(),
+            caption: "c".into(),
+            x_label: "x".into(),
+            panels: vec![panel.clone(), panel],
+            boundaries: vec![40.5],
+        };
+        let svg = render(&fig);
+        assert_eq!(svg.matches("class=\"refill\"").count(), 2, "{svg}");
+        assert!(svg.contains(">refill<"));
     }
 
     #[test]
