@@ -12,9 +12,10 @@
 //!
 //! Two magic lookups and a few bit operations: far cheaper than copying the board.
 
+use super::Castle;
 use chess::{
     get_bishop_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard, Board,
-    ChessMove, File, Piece, Square, EMPTY,
+    ChessMove, Piece, Square, EMPTY,
 };
 
 /// Whether the legal move `m` puts the opponent in check. `m` must be legal in `board`.
@@ -58,18 +59,14 @@ pub fn gives_check(board: &Board, m: ChessMove) -> bool {
             }
         }
         Piece::King => {
-            let (from_file, to_file) = (from.get_file().to_index(), to.get_file().to_index());
-            if from_file.abs_diff(to_file) == 2 {
-                // Castling: the rook jumps from its corner to the square the king crossed.
-                let (rook_from, rook_to) = if to_file > from_file {
-                    (File::H, File::F)
-                } else {
-                    (File::A, File::D)
-                };
-                let rank = from.get_rank();
-                let rook_from = BitBoard::from_square(Square::make_square(rank, rook_from));
-                let rook_to = BitBoard::from_square(Square::make_square(rank, rook_to));
-                occupied = (occupied & !rook_from) | rook_to;
+            if let Some(c) = Castle::of(board, m) {
+                // The rook jumps to the square beside the king's; in Chess960 the king may
+                // "move" onto its own rook's square, so the occupancy is rebuilt from scratch.
+                let rook_from = BitBoard::from_square(c.rook_from);
+                let rook_to = BitBoard::from_square(c.rook_to);
+                occupied = (*board.combined() & !from_bb & !rook_from)
+                    | BitBoard::from_square(c.king_to)
+                    | rook_to;
                 straight = (straight & !rook_from) | rook_to;
             }
         }

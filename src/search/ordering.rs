@@ -7,6 +7,7 @@
 //! last the captures that lose material.
 
 use super::see;
+use crate::position::Castles;
 use chess::{Board, ChessMove, Color, Piece, EMPTY};
 
 pub const MAX_PLY: usize = 128;
@@ -146,8 +147,11 @@ pub struct Cutoff<'a> {
 /// are "quiet".
 #[inline]
 pub fn is_noisy(board: &Board, m: ChessMove) -> bool {
+    // An enemy piece on the destination, not any piece: a Chess960 castling move goes to the
+    // square of its own rook.
     m.get_promotion().is_some()
-        || board.piece_on(m.get_dest()).is_some()
+        || *board.color_combined(!board.side_to_move()) & chess::BitBoard::from_square(m.get_dest())
+            != EMPTY
         || see::is_en_passant(board, m)
 }
 
@@ -160,9 +164,12 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// Every legal move, scored for the main search.
+    /// Every legal move, scored for the main search: the crate's and `castles`, the Chess960
+    /// castling moves the crate cannot generate (`Position::castles`).
+    #[allow(clippy::too_many_arguments)]
     pub fn all(
         board: &Board,
+        castles: Castles,
         tt_move: Option<ChessMove>,
         heur: &Heuristics,
         ply: usize,
@@ -177,7 +184,7 @@ impl MovePicker {
             [None; 2]
         };
         let counter = heur.counter(prev);
-        for m in chess::MoveGen::new_legal(board) {
+        for m in chess::MoveGen::new_legal(board).chain(castles) {
             let score = if Some(m) == tt_move {
                 TT_MOVE
             } else if is_noisy(board, m) {

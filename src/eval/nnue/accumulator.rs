@@ -36,26 +36,35 @@ impl Delta {
         };
         delta.removed[0] = Some((us, mover, from));
         delta.added[0] = Some((us, m.get_promotion().unwrap_or(mover), to));
+        if mover == Piece::King {
+            // Castling: the king two files over (standard chess) or onto its own rook (our
+            // Chess960 moves); either way king and rook end on g/f or c/d.
+            let onto_own = board.color_on(to) == Some(us);
+            let (from_file, to_file) = (from.get_file(), to.get_file());
+            if onto_own || from_file.to_index().abs_diff(to_file.to_index()) == 2 {
+                let rank = from.get_rank();
+                let h_side = to_file > from_file;
+                let (king_to, rook_to, corner) = if h_side {
+                    (File::G, File::F, File::H)
+                } else {
+                    (File::C, File::D, File::A)
+                };
+                let rook_from = if onto_own {
+                    to
+                } else {
+                    Square::make_square(rank, corner)
+                };
+                delta.added[0] = Some((us, Piece::King, Square::make_square(rank, king_to)));
+                delta.removed[1] = Some((us, Piece::Rook, rook_from));
+                delta.added[1] = Some((us, Piece::Rook, Square::make_square(rank, rook_to)));
+                return delta;
+            }
+        }
         if let Some(victim) = board.piece_on(to) {
             delta.removed[1] = Some((!us, victim, to));
         } else if mover == Piece::Pawn && from.get_file() != to.get_file() {
             let square = Square::make_square(from.get_rank(), to.get_file());
             delta.removed[1] = Some((!us, Piece::Pawn, square));
-        } else if mover == Piece::King
-            && from
-                .get_file()
-                .to_index()
-                .abs_diff(to.get_file().to_index())
-                == 2
-        {
-            let (rook_from, rook_to) = if to.get_file() > from.get_file() {
-                (File::H, File::F)
-            } else {
-                (File::A, File::D)
-            };
-            let rank = from.get_rank();
-            delta.removed[1] = Some((us, Piece::Rook, Square::make_square(rank, rook_from)));
-            delta.added[1] = Some((us, Piece::Rook, Square::make_square(rank, rook_to)));
         }
         delta
     }
