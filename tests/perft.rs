@@ -43,6 +43,13 @@ fn tricky() {
     check("tricky.epd", 1);
 }
 
+/// Chess960 start positions and hand-made castling cases, counted by python-chess
+/// (tools/chess960_perft.py); read as Chess960 from their Shredder-FEN castling letters.
+#[test]
+fn chess960() {
+    check("chess960.epd", 0);
+}
+
 #[test]
 fn double_checks() {
     check("double-checks.epd", 0);
