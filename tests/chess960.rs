@@ -38,7 +38,10 @@ fn shredder_fen_round_trips() {
 fn x_fen_reads_outermost_rooks_and_inner_file_letters() {
     // KQkq: the outermost rook on each side of the king.
     let p = pos960("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
-    assert_eq!(p.fen(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+    assert_eq!(
+        p.fen(),
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+    );
     // Two rooks on each side: Q is a1, the letter G names the inner h-side rook.
     let p = pos960("rr2k1rr/8/8/8/8/8/8/RR2K1RR w GQgq - 0 1");
     assert_eq!(p.fen(), "rr2k1rr/8/8/8/8/8/8/RR2K1RR w GAga - 0 1");
@@ -85,11 +88,17 @@ fn rights_go_with_the_rook_that_moves_or_is_captured() {
     let mut p = pos960("1r2k2r/8/2N5/8/8/8/8/1R2K2R w HBhb - 0 1");
     play(&mut p, &["c6b8"]);
     assert_eq!(p.fen(), "1N2k2r/8/8/8/8/8/8/1R2K2R b HBh - 0 1");
-    assert!(p.parse_move("e8b8").is_err(), "no right left with the b8 rook gone");
+    assert!(
+        p.parse_move("e8b8").is_err(),
+        "no right left with the b8 rook gone"
+    );
     // A rook that moves and comes back has lost its right.
     let mut p = pos960("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1");
     play(&mut p, &["g1h1", "g8h8", "h1g1", "h8g8"]);
-    assert_eq!(p.fen(), "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w Bb - 4 3");
+    assert_eq!(
+        p.fen(),
+        "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w Bb - 4 3"
+    );
     assert!(p.parse_move("e1g1").is_err());
     assert!(p.parse_move("e1b1").is_ok());
 }
@@ -119,16 +128,44 @@ fn rights_are_part_of_the_hash() {
 #[test]
 fn malformed_chess960_fen_is_refused_with_a_reason() {
     for (fen, says) in [
-        ("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgbZ - 0 1", "Chess960 castling field"),
-        ("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GG - 0 1", "at most one right"),
-        ("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBg1 - 0 1", "Chess960 castling field"),
+        (
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgbZ - 0 1",
+            "Chess960 castling field",
+        ),
+        (
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GG - 0 1",
+            "at most one right",
+        ),
+        (
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBg1 - 0 1",
+            "Chess960 castling field",
+        ),
         ("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w C - 0 1", "no rook"),
         ("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w E - 0 1", "no rook"),
-        ("1r2k1r1/8/8/8/8/8/4K3/1R4R1 w G - 0 1", "king is not on its first rank"),
+        (
+            "1r2k1r1/8/8/8/8/8/4K3/1R4R1 w G - 0 1",
+            "king is not on its first rank",
+        ),
     ] {
         match Position::from_fen_in(fen, true) {
             Ok(p) => panic!("{fen} accepted as {}", p.fen()),
             Err(e) => assert!(e.to_string().contains(says), "{fen}: {e}"),
         }
+    }
+}
+
+/// The shipped book (written by python-chess) and our own Scharnagl numbering agree.
+#[test]
+fn the_book_holds_the_960_start_positions_in_scharnagl_order() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/books/chess960.epd");
+    let text = std::fs::read_to_string(path).expect("data/books/chess960.epd");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 960);
+    for (n, line) in lines.iter().enumerate() {
+        assert_eq!(
+            chess960_fen(n as u32).as_deref(),
+            Some(*line),
+            "position {n}"
+        );
     }
 }

@@ -68,9 +68,8 @@ impl Rights {
     /// The square of the castling rook of `color` on `wing`, if that right exists.
     pub fn rook(self, color: Color, wing: Wing) -> Option<Square> {
         let byte = (self.0 >> Rights::shift(color, wing)) & 0xFF;
-        (byte != 0).then(|| {
-            Square::make_square(back_rank(color), File::from_index(byte as usize - 1))
-        })
+        (byte != 0)
+            .then(|| Square::make_square(back_rank(color), File::from_index(byte as usize - 1)))
     }
 
     /// These rights plus a right for `color` on `wing` with its rook on `file`.
@@ -145,7 +144,12 @@ impl Castle {
                 Wing::A
             };
             (wing, to)
-        } else if from.get_file().to_index().abs_diff(to.get_file().to_index()) == 2 {
+        } else if from
+            .get_file()
+            .to_index()
+            .abs_diff(to.get_file().to_index())
+            == 2
+        {
             if to.get_file() > from.get_file() {
                 (Wing::H, Square::make_square(rank, File::H))
             } else {
@@ -236,7 +240,10 @@ fn legal(board: &Board, king: Square, rook: Square, wing: Wing) -> bool {
     let king_to = Square::make_square(rank, king_file);
     let rook_to = Square::make_square(rank, rook_file);
     let (king_bb, rook_bb) = (BitBoard::from_square(king), BitBoard::from_square(rook));
-    let (king_to_bb, rook_to_bb) = (BitBoard::from_square(king_to), BitBoard::from_square(rook_to));
+    let (king_to_bb, rook_to_bb) = (
+        BitBoard::from_square(king_to),
+        BitBoard::from_square(rook_to),
+    );
     let occupied = *board.combined();
     let king_path = between(king, king_to);
     let must_be_empty = king_path | between(rook, rook_to) | king_to_bb | rook_to_bb;
@@ -358,8 +365,11 @@ mod tests {
     fn scharnagl_numbers_match_the_published_examples() {
         // Scharnagl's table: 518 is the standard array, 0 is BBQNNRKR, 959 RKRNNQBB.
         let text = |n| {
-            chess960_back_rank(n)
-                .map(|r| r.iter().map(|p| p.to_string(Color::White)).collect::<String>())
+            chess960_back_rank(n).map(|r| {
+                r.iter()
+                    .map(|p| p.to_string(Color::White))
+                    .collect::<String>()
+            })
         };
         assert_eq!(text(518).as_deref(), Some("RNBQKBNR"));
         assert_eq!(text(0).as_deref(), Some("BBQNNRKR"));

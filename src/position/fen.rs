@@ -395,7 +395,8 @@ fn parse_castling_960(
             return Err(bad());
         }
         seen[ci][wi] = true;
-        let standard_shape = king_file == Some(4) && rook_file == if wing == Wing::H { 7 } else { 0 };
+        let standard_shape =
+            king_file == Some(4) && rook_file == if wing == Wing::H { 7 } else { 0 };
         if standard_shape {
             let add = if wing == Wing::H {
                 CastleRights::KingSide

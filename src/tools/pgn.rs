@@ -510,7 +510,10 @@ mod tests {
             let mv = pos.parse_san(&m.san).expect("legal SAN");
             pos.make_move(mv);
         }
-        assert_eq!(pos.fen(), "2kr2r1/pppppppp/8/8/8/8/PPPPPPPP/1K1R2R1 b - - 3 2");
+        assert_eq!(
+            pos.fen(),
+            "2kr2r1/pppppppp/8/8/8/8/PPPPPPPP/1K1R2R1 b - - 3 2"
+        );
         let standard = parse_str("[Event \"x\"]\n\n1. e4 *\n");
         assert!(!standard[0].is_chess960());
         let cutechess = parse_str("[Variant \"fischerandom\"]\n\n1. e4 *\n");
