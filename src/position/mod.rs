@@ -215,8 +215,9 @@ impl Position {
     #[inline(never)]
     pub fn make_move(&mut self, m: ChessMove) {
         debug_assert!(self.is_legal(m), "illegal move {m} in {}", self.fen());
-        if !self.top().rights.is_empty() {
-            return self.make_move_960(m);
+        let rights = self.top().rights;
+        if !rights.is_empty() && self.board().color_on(m.get_dest()) == Some(self.side_to_move()) {
+            return self.make_own_castle(m);
         }
         let next = self.next_slot();
         let (done, free) = self.stack.split_at_mut(next);
@@ -235,40 +236,31 @@ impl Position {
         } else {
             prev.halfmove.saturating_add(1)
         };
-        slot.rights = Rights::NONE;
+        slot.rights = if rights.is_empty() {
+            Rights::NONE
+        } else {
+            rights_after(rights, board, m)
+        };
         self.current = next;
     }
 
-    /// `make_move` in a position with Chess960 rights of our own: the rights follow the move,
-    /// and our own castling is made here, since the crate cannot make it.
+    /// Our own castling (the king onto its own rook, see `castling.rs`), which the crate
+    /// cannot make: the board is rebuilt with king and rook on their new squares. Kept out of
+    /// `make_move` so that the crate's `make_move` keeps its single call site.
     #[cold]
     #[inline(never)]
-    fn make_move_960(&mut self, m: ChessMove) {
+    fn make_own_castle(&mut self, m: ChessMove) {
         let prev = *self.top();
         let board = &prev.board;
-        let rights = prev.rights.after(board, m);
-        let castle = Castle::of(board, m).filter(|c| c.is_own(m));
-        let (next_board, irreversible) = match castle {
-            // A legal castling always rebuilds; keep the board if the crate disagrees rather
-            // than corrupt it.
-            Some(c) => (castling::apply(board, &c).unwrap_or(*board), false),
-            None => {
-                let irreversible = (*board.pieces(Piece::Pawn)
-                    & BitBoard::from_square(m.get_source())
-                    | *board.combined() & BitBoard::from_square(m.get_dest()))
-                    != EMPTY;
-                (canonical(board.make_move_new(m)), irreversible)
-            }
-        };
+        let next_board = Castle::of(board, m)
+            .and_then(|c| castling::apply(board, &c))
+            // Unreachable for a legal move; keep the board rather than corrupt it.
+            .unwrap_or(*board);
         let next = self.next_slot();
         self.stack[next] = State {
             board: next_board,
-            halfmove: if irreversible {
-                0
-            } else {
-                prev.halfmove.saturating_add(1)
-            },
-            rights,
+            halfmove: prev.halfmove.saturating_add(1),
+            rights: prev.rights.after(board, m),
         };
         self.current = next;
     }
@@ -372,7 +364,7 @@ impl Position {
 
     /// Fifty-move rule: 100 plies without a capture or pawn move, unless that last move mated.
     pub fn is_fifty_move_draw(&self) -> bool {
-        self.halfmove_clock() >= 100 && !(self.in_check() && self.legal_moves().len() == 0)
+        self.halfmove_clock() >= 100 && !(self.in_check() && self.legal_moves().is_empty())
     }
 
     /// Neither side can mate by any series of legal moves: K v K, K+minor v K, and positions
@@ -401,6 +393,13 @@ impl Position {
     pub fn fen(&self) -> String {
         fen::write(self)
     }
+}
+
+/// The Chess960 rights left after a move (out of line: standard chess never calls it).
+#[cold]
+#[inline(never)]
+fn rights_after(rights: Rights, board: &Board, m: ChessMove) -> Rights {
+    rights.after(board, m)
 }
 
 /// The legal moves of a position (see `Position::legal_moves`).

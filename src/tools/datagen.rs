@@ -107,7 +107,7 @@ fn start_position(book: &[Position], rng: &mut Rng, max_random: u32) -> Option<P
         pos.make_move(moves[rng.below(moves.len() as u64) as usize]);
     }
     pos.trim_record();
-    (pos.legal_moves().len() > 0).then_some(pos)
+    (!pos.legal_moves().is_empty()).then_some(pos)
 }
 
 /// Play one game and return its kept positions as records.

@@ -171,7 +171,7 @@ pub fn play_game(start: &Position, nodes: u64, tt: &TranspositionTable) -> Game 
         ..Limits::default()
     };
     let (result, termination) = loop {
-        if pos.legal_moves().len() == 0 {
+        if pos.legal_moves().is_empty() {
             break if pos.in_check() {
                 let white_mated = pos.side_to_move() == chess::Color::White;
                 let r = if white_mated {
@@ -295,7 +295,7 @@ pub fn read_book(path: &Path) -> Result<Vec<Position>, String> {
             && fields[5].parse::<u32>().is_ok();
         let fen = fields[..if counters { 6 } else { 4 }].join(" ");
         if let Ok(p) = Position::from_any_fen(&fen) {
-            if p.legal_moves().len() > 0 {
+            if !p.legal_moves().is_empty() {
                 book.push(p);
             }
         }
