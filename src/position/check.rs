@@ -154,4 +154,32 @@ mod tests {
             assert_eq!(gives_check(pos.board(), m), expected, "{fen} {uci}");
         }
     }
+
+    /// Chess960 castling, which the crate cannot make: compare with `Position::make_move` on
+    /// every move two plies deep from the Chess960 suite's positions.
+    #[test]
+    fn agrees_with_make_move_on_chess960_castling() {
+        fn walk(pos: &mut Position, depth: u32, castles: &mut usize) {
+            for m in pos.legal_moves() {
+                let board = *pos.board();
+                let own = crate::position::Castle::of(&board, m).is_some_and(|c| c.is_own(m));
+                *castles += usize::from(own);
+                pos.make_move(m);
+                assert_eq!(gives_check(&board, m), pos.in_check(), "{m} in {board}");
+                if depth > 1 {
+                    walk(pos, depth - 1, castles);
+                }
+                pos.unmake();
+            }
+        }
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chess960.epd");
+        let text = std::fs::read_to_string(path).expect("suite file");
+        let mut castles = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let fen = line.split(';').next().unwrap_or("").trim();
+            let mut pos = Position::from_any_fen(fen).expect("suite FEN");
+            walk(&mut pos, 2, &mut castles);
+        }
+        assert!(castles > 100, "only {castles} Chess960 castling moves seen");
+    }
 }

@@ -64,12 +64,15 @@ impl Position {
             return Err(error("is not UCI move notation"));
         }
         let wanted = text.to_ascii_lowercase();
-        // Castling is also accepted as king-takes-own-rook (`e1h1`) in either notation: no
-        // other legal move has that text, and some GUIs send it in standard games too.
+        // In Chess960 notation castling is king-takes-own-rook (`e1h1`); the king's two-square
+        // move of a standard-shaped castling is accepted there too (no other move has that
+        // text). Standard notation stays as it was: `e1h1` is no move there.
         self.legal_moves()
             .find(|&m| {
                 m.to_string() == wanted
-                    || Castle::of(self.board(), m).is_some_and(|c| c.king_takes_rook() == wanted)
+                    || self.is_chess960()
+                        && Castle::of(self.board(), m)
+                            .is_some_and(|c| c.king_takes_rook() == wanted)
             })
             .map(UciMove::Move)
             .ok_or_else(|| error("is illegal"))

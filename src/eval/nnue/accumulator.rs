@@ -143,4 +143,24 @@ mod tests {
             }
         }
     }
+
+    /// Chess960 castling as the position module writes it, the king taking its own rook: the
+    /// king and the rook end on c1 and d1 (built by hand, since the crate cannot make it).
+    #[test]
+    fn chess960_castling_moves_king_and_rook() {
+        let net = random_network(7);
+        let board = Board::from_str("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w - - 0 1").expect("FEN");
+        let after = Board::from_str("1r2k1r1/8/8/8/8/8/8/2KR2R1 b - - 1 1").expect("FEN");
+        let m = ChessMove::new(Square::E1, Square::B1, None);
+        let mut acc = Accumulator::default();
+        acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m));
+        assert_eq!(acc, net.refresh(&after));
+        // The king already on g1 castling with h1: only the rook moves, to f1.
+        let board = Board::from_str("6k1/8/8/8/8/8/8/R5KR w - - 0 1").expect("FEN");
+        let after = Board::from_str("6k1/8/8/8/8/8/8/R4RK1 b - - 1 1").expect("FEN");
+        let m = ChessMove::new(Square::G1, Square::H1, None);
+        let mut acc = Accumulator::default();
+        acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m));
+        assert_eq!(acc, net.refresh(&after));
+    }
 }
