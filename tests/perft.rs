@@ -1,7 +1,7 @@
 //! Every shipped perft suite, to the depths that keep this file near a minute in release on two
 //! cores (debug builds check the small entries only).
 
-use sandglass::tools::perft::{parse_suite_line, run_suite};
+use sandglass::tools::perft::{parse_suite_line, run_suite, SuiteOptions};
 
 const MAX_NODES: u64 = if cfg!(debug_assertions) {
     100_000
@@ -13,9 +13,11 @@ fn check(name: &str, expect_unreachable: usize) {
     let path = format!("{}/perft/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("suite file");
     let mut problems = Vec::new();
-    let report = run_suite(&text, None, Some(MAX_NODES), false, |line| {
-        problems.push(line)
-    });
+    let options = SuiteOptions {
+        max_nodes: Some(MAX_NODES),
+        ..SuiteOptions::default()
+    };
+    let report = run_suite(&text, options, |line| problems.push(line));
     let mismatches: Vec<_> = problems.iter().filter(|l| !l.contains("note:")).collect();
     assert!(mismatches.is_empty(), "{name}: {mismatches:#?}");
     assert_eq!(report.failures, 0);
@@ -39,6 +41,13 @@ fn standard() {
 #[test]
 fn tricky() {
     check("tricky.epd", 1);
+}
+
+/// Chess960 start positions and hand-made castling cases, counted by python-chess
+/// (tools/chess960_perft.py); read as Chess960 from their Shredder-FEN castling letters.
+#[test]
+fn chess960() {
+    check("chess960.epd", 0);
 }
 
 #[test]
@@ -66,9 +75,7 @@ fn suite_lines_in_every_spelling() {
     let mut lines = Vec::new();
     let report = run_suite(
         "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 4\n",
-        None,
-        None,
-        false,
+        SuiteOptions::default(),
         |l| lines.push(l),
     );
     assert_eq!(report.failures, 1);

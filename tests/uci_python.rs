@@ -14,6 +14,10 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sandglass");
 const CLIENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/client.py");
+const CHESS960_CLIENT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/python/chess960_client.py"
+);
 /// The whole client run; it takes a few seconds normally.
 const TIMEOUT: Duration = Duration::from_secs(180);
 
@@ -43,6 +47,16 @@ fn python() -> (String, &'static str) {
 
 #[test]
 fn python_chess_drives_the_engine() {
+    run_client(CLIENT);
+}
+
+/// Chess960 as a GUI plays it: python-chess sets UCI_Chess960 and castles king-takes-rook.
+#[test]
+fn python_chess_plays_chess960_with_castling() {
+    run_client(CHESS960_CLIENT);
+}
+
+fn run_client(client: &str) {
     let (python, from) = python();
     let probe = Command::new(&python)
         .args(["-c", "import chess, chess.engine"])
@@ -57,7 +71,7 @@ fn python_chess_drives_the_engine() {
     }
 
     let mut child = Command::new(&python)
-        .arg(CLIENT)
+        .arg(client)
         .arg(BIN)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -80,7 +94,7 @@ fn python_chess_drives_the_engine() {
     };
     let out = stdout.join().unwrap_or_default();
     let err = stderr.join().unwrap_or_default();
-    println!("--- client.py stdout ---\n{out}--- client.py stderr ---\n{err}");
+    println!("--- {client} stdout ---\n{out}--- stderr ---\n{err}");
     match status {
         None => panic!("client.py did not finish within {TIMEOUT:?}\n{out}\n{err}"),
         Some(s) if s.code() == Some(3) => {

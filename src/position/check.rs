@@ -12,9 +12,10 @@
 //!
 //! Two magic lookups and a few bit operations: far cheaper than copying the board.
 
+use super::Castle;
 use chess::{
     get_bishop_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard, Board,
-    ChessMove, File, Piece, Square, EMPTY,
+    ChessMove, Piece, Square, EMPTY,
 };
 
 /// Whether the legal move `m` puts the opponent in check. `m` must be legal in `board`.
@@ -58,18 +59,14 @@ pub fn gives_check(board: &Board, m: ChessMove) -> bool {
             }
         }
         Piece::King => {
-            let (from_file, to_file) = (from.get_file().to_index(), to.get_file().to_index());
-            if from_file.abs_diff(to_file) == 2 {
-                // Castling: the rook jumps from its corner to the square the king crossed.
-                let (rook_from, rook_to) = if to_file > from_file {
-                    (File::H, File::F)
-                } else {
-                    (File::A, File::D)
-                };
-                let rank = from.get_rank();
-                let rook_from = BitBoard::from_square(Square::make_square(rank, rook_from));
-                let rook_to = BitBoard::from_square(Square::make_square(rank, rook_to));
-                occupied = (occupied & !rook_from) | rook_to;
+            if let Some(c) = Castle::of(board, m) {
+                // The rook jumps to the square beside the king's; in Chess960 the king may
+                // "move" onto its own rook's square, so the occupancy is rebuilt from scratch.
+                let rook_from = BitBoard::from_square(c.rook_from);
+                let rook_to = BitBoard::from_square(c.rook_to);
+                occupied = (*board.combined() & !from_bb & !rook_from)
+                    | BitBoard::from_square(c.king_to)
+                    | rook_to;
                 straight = (straight & !rook_from) | rook_to;
             }
         }
@@ -156,5 +153,33 @@ mod tests {
             assert_eq!(actual, expected, "test case {fen} {uci} is wrong");
             assert_eq!(gives_check(pos.board(), m), expected, "{fen} {uci}");
         }
+    }
+
+    /// Chess960 castling, which the crate cannot make: compare with `Position::make_move` on
+    /// every move two plies deep from the Chess960 suite's positions.
+    #[test]
+    fn agrees_with_make_move_on_chess960_castling() {
+        fn walk(pos: &mut Position, depth: u32, castles: &mut usize) {
+            for m in pos.legal_moves() {
+                let board = *pos.board();
+                let own = crate::position::Castle::of(&board, m).is_some_and(|c| c.is_own(m));
+                *castles += usize::from(own);
+                pos.make_move(m);
+                assert_eq!(gives_check(&board, m), pos.in_check(), "{m} in {board}");
+                if depth > 1 {
+                    walk(pos, depth - 1, castles);
+                }
+                pos.unmake();
+            }
+        }
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chess960.epd");
+        let text = std::fs::read_to_string(path).expect("suite file");
+        let mut castles = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let fen = line.split(';').next().unwrap_or("").trim();
+            let mut pos = Position::from_any_fen(fen).expect("suite FEN");
+            walk(&mut pos, 2, &mut castles);
+        }
+        assert!(castles > 100, "only {castles} Chess960 castling moves seen");
     }
 }

@@ -5,6 +5,7 @@
 //! writes the en-passant square wrong. So FEN is tokenised and validated here, and the crate
 //! only ever receives a board built from checked parts.
 
+use super::castling::{back_rank, Rights, Wing};
 use super::{Position, State};
 use chess::{
     get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
@@ -42,6 +43,13 @@ pub enum FenError {
     PawnOnBackRank(Square),
     BadSide(String),
     BadCastling(String),
+    /// A Chess960 castling field that is not Shredder-FEN or X-FEN.
+    BadCastling960(String),
+    /// A Chess960 castling right whose king or rook is not where the letter says.
+    CastlingPieces {
+        letter: char,
+        reason: &'static str,
+    },
     BadEnPassant(String),
     EnPassantRank {
         square: String,
@@ -101,6 +109,13 @@ impl fmt::Display for FenError {
                 f,
                 "castling field must be '-' or letters from 'KQkq', got {s:?}"
             ),
+            BadCastling960(s) => write!(
+                f,
+                "Chess960 castling field must be '-', rook files ('HAha', Shredder-FEN) or 'KQkq' with file letters (X-FEN), at most one right per side of each king, got {s:?}"
+            ),
+            CastlingPieces { letter, reason } => {
+                write!(f, "castling right {letter:?} is impossible: {reason}")
+            }
             BadEnPassant(s) => write!(
                 f,
                 "en-passant field must be '-' or a square on rank 3 or 6, got {s:?}"
@@ -309,6 +324,93 @@ fn parse_castling(field: &str, placement: &Placement) -> Result<[CastleRights; 2
     Ok(rights)
 }
 
+/// Chess960 castling rights (Shredder-FEN or X-FEN): the crate's rights for those of the
+/// standard shape (king on e, rook on a or h), our own for the rest. `K`/`Q` name the
+/// outermost rook on that side of the king and are dropped, as in standard chess, when there
+/// is none; a file letter must name a rook beside a king on its first rank.
+fn parse_castling_960(
+    field: &str,
+    placement: &Placement,
+) -> Result<([CastleRights; 2], Rights), FenError> {
+    let bad = || FenError::BadCastling960(field.to_string());
+    let mut crate_rights = [CastleRights::NoRights; 2];
+    let mut own = Rights::NONE;
+    if field == "-" {
+        return Ok((crate_rights, own));
+    }
+    let mut seen = [[false; 2]; 2];
+    for letter in field.chars() {
+        if !letter.is_ascii_alphabetic() {
+            return Err(bad());
+        }
+        let color = if letter.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rank = back_rank(color).to_index();
+        let rook_at = |file: usize| placement[rank * 8 + file] == Some((Piece::Rook, color));
+        let king_file = (0..8).find(|&f| placement[rank * 8 + f] == Some((Piece::King, color)));
+        let (wing, rook_file) = match letter.to_ascii_lowercase() {
+            'k' | 'q' => {
+                let wing = if letter.eq_ignore_ascii_case(&'k') {
+                    Wing::H
+                } else {
+                    Wing::A
+                };
+                let outermost = king_file.and_then(|k| match wing {
+                    Wing::H => (k + 1..8).rev().find(|&f| rook_at(f)),
+                    Wing::A => (0..k).find(|&f| rook_at(f)),
+                });
+                match outermost {
+                    Some(file) => (wing, file),
+                    None => continue,
+                }
+            }
+            f @ 'a'..='h' => {
+                let file = (f as u8 - b'a') as usize;
+                let Some(king) = king_file else {
+                    return Err(FenError::CastlingPieces {
+                        letter,
+                        reason: "the king is not on its first rank",
+                    });
+                };
+                if !rook_at(file) {
+                    return Err(FenError::CastlingPieces {
+                        letter,
+                        reason: "no rook of that colour stands on that file of its first rank",
+                    });
+                }
+                let wing = match file.cmp(&king) {
+                    std::cmp::Ordering::Greater => Wing::H,
+                    std::cmp::Ordering::Less => Wing::A,
+                    std::cmp::Ordering::Equal => return Err(bad()),
+                };
+                (wing, file)
+            }
+            _ => return Err(bad()),
+        };
+        let (ci, wi) = (color.to_index(), usize::from(wing == Wing::A));
+        if seen[ci][wi] {
+            return Err(bad());
+        }
+        seen[ci][wi] = true;
+        let standard_shape =
+            king_file == Some(4) && rook_file == if wing == Wing::H { 7 } else { 0 };
+        if standard_shape {
+            let add = if wing == Wing::H {
+                CastleRights::KingSide
+            } else {
+                CastleRights::QueenSide
+            };
+            crate_rights[ci] = crate_rights[ci].add(add);
+        } else {
+            own = own.with(color, wing, File::from_index(rook_file));
+        }
+    }
+    Ok((crate_rights, own))
+}
+
 /// The en-passant file, if the field names a square on the right rank. A square behind which
 /// no enemy pawn just arrived is dropped; whether a capture is legal is settled later.
 fn parse_en_passant(
@@ -371,7 +473,7 @@ fn parse_counter(field: Option<&str>, fullmove: bool) -> Result<u32, FenError> {
 
 /// Parse and validate a FEN. Fields may be separated by any amount of whitespace; the two
 /// counters are optional.
-pub(super) fn parse(text: &str) -> Result<Position, FenError> {
+pub(super) fn parse(text: &str, chess960: bool) -> Result<Position, FenError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.is_empty() {
         return Err(FenError::Empty);
@@ -393,7 +495,11 @@ pub(super) fn parse(text: &str) -> Result<Position, FenError> {
 
     check_material(&placement)?;
     check_kings(&placement, side)?;
-    let rights = parse_castling(castling, &placement)?;
+    let (rights, own) = if chess960 {
+        parse_castling_960(castling, &placement)?
+    } else {
+        (parse_castling(castling, &placement)?, Rights::NONE)
+    };
     let ep_file = parse_en_passant(en_passant, side, &placement)?;
 
     let mut builder = BoardBuilder::new();
@@ -409,7 +515,9 @@ pub(super) fn parse(text: &str) -> Result<Position, FenError> {
         .en_passant(ep_file);
     let board = Board::try_from(builder).map_err(|_| FenError::Rejected)?;
     let game_ply = (fullmove - 1) * 2 + u32::from(side == Color::Black);
-    Ok(Position::from_board(board, halfmove, game_ply))
+    let mut pos = Position::from_parts(board, own, halfmove, game_ply);
+    pos.set_chess960(chess960);
+    Ok(pos)
 }
 
 /// Why a valid position could never arise in a game, if it is one of the cases we can tell:
@@ -429,6 +537,31 @@ pub fn unreachable_reason(board: &Board) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// The Shredder-FEN castling field: the castling rooks' files, White's in capitals, each
+/// colour's h-side rook first (as python-chess writes it).
+fn shredder_castling(board: &Board, own: Rights) -> String {
+    let mut out = String::new();
+    for color in [Color::White, Color::Black] {
+        let crate_rights = board.castle_rights(color);
+        for wing in Wing::BOTH {
+            let file = match wing {
+                Wing::H if crate_rights.has_kingside() => Some(File::H),
+                Wing::A if crate_rights.has_queenside() => Some(File::A),
+                _ => own.rook(color, wing).map(|sq| sq.get_file()),
+            };
+            if let Some(file) = file {
+                let letter = char::from(b'a' + file.to_index() as u8);
+                out.push(if color == Color::White {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Write the position as FEN. The en-passant square is written only when an en-passant capture
@@ -465,16 +598,21 @@ pub(super) fn write(pos: &Position) -> String {
     } else {
         " b "
     });
-    let mut castling = String::new();
-    for (color, k, q) in [(Color::White, "K", "Q"), (Color::Black, "k", "q")] {
-        let rights = board.castle_rights(color);
-        if rights.has_kingside() {
-            castling.push_str(k);
+    let castling = if pos.is_chess960() {
+        shredder_castling(board, state.rights)
+    } else {
+        let mut castling = String::new();
+        for (color, k, q) in [(Color::White, "K", "Q"), (Color::Black, "k", "q")] {
+            let rights = board.castle_rights(color);
+            if rights.has_kingside() {
+                castling.push_str(k);
+            }
+            if rights.has_queenside() {
+                castling.push_str(q);
+            }
         }
-        if rights.has_queenside() {
-            castling.push_str(q);
-        }
-    }
+        castling
+    };
     out.push_str(if castling.is_empty() { "-" } else { &castling });
     out.push(' ');
     match board.en_passant() {

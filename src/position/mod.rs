@@ -6,16 +6,19 @@
 //! last irreversible move, so it can answer the draw rules, and it gives the search a cheap
 //! make/unmake: the crate is copy-make, so a stack of boards is all we need.
 
+mod castling;
 mod check;
 mod fen;
 mod moves;
 mod san;
 
+pub use castling::{chess960_fen, Castle, Castles, Wing};
 pub use check::gives_check;
 pub use fen::{unreachable_reason, FenError};
 pub use moves::{MoveError, UciMove};
 pub use san::{move_to_san, san_to_move};
 
+use castling::Rights;
 use chess::{BitBoard, Board, BoardBuilder, ChessMove, Color, MoveGen, Piece, EMPTY};
 
 /// The FEN of the standard starting position.
@@ -30,6 +33,17 @@ struct State {
     board: Board,
     /// Plies since the last capture or pawn move (the fifty-move counter).
     halfmove: u32,
+    /// Chess960 castling rights the crate cannot hold (see `castling.rs`); none in standard
+    /// chess, where the board's own rights are all there is.
+    rights: Rights,
+}
+
+impl State {
+    /// The Zobrist key: the crate's, which covers its own castling rights, with ours mixed in.
+    #[inline]
+    fn key(&self) -> u64 {
+        self.board.get_hash() ^ self.rights.key()
+    }
 }
 
 /// A game position with the record of the positions before it (the word "history" is kept
@@ -44,6 +58,10 @@ pub struct Position {
     root: usize,
     /// Plies played in the game before `stack[0]`: 0 at the initial position, White to move.
     base_ply: u32,
+    /// Chess960 notation: castling moves as king-takes-own-rook, FEN castling as rook files
+    /// (Shredder-FEN). The rules do not depend on it: a position with a Chess960 castling
+    /// right castles the Chess960 way in either notation.
+    chess960: bool,
 }
 
 impl Default for Position {
@@ -58,22 +76,57 @@ impl Position {
         Position::from_board(Board::default(), 0, 0)
     }
 
-    /// Parse and validate a FEN (see `fen.rs` for the rules).
+    /// Parse and validate a FEN in standard notation (see `fen.rs` for the rules).
     pub fn from_fen(text: &str) -> Result<Position, FenError> {
-        fen::parse(text)
+        fen::parse(text, false)
+    }
+
+    /// Parse a FEN in the notation `chess960` names: in Chess960, castling rights are
+    /// Shredder-FEN rook files (`HAha`) or X-FEN (`KQkq`, meaning the outermost rook, with a
+    /// file letter for an inner one), and the position writes Shredder-FEN and king-takes-rook
+    /// castling moves.
+    pub fn from_fen_in(text: &str, chess960: bool) -> Result<Position, FenError> {
+        fen::parse(text, chess960)
+    }
+
+    /// Parse a FEN as Chess960 if its castling field names rook files (Shredder-FEN or X-FEN
+    /// letters besides `KQkq`), as standard chess otherwise: for tools reading mixed suites.
+    pub fn from_any_fen(text: &str) -> Result<Position, FenError> {
+        let castling = text.split_whitespace().nth(2).unwrap_or("-");
+        let chess960 = castling.chars().any(|c| !"KQkq-".contains(c));
+        fen::parse(text, chess960)
     }
 
     /// Wrap a board already known to be valid, with its counters.
     pub(crate) fn from_board(board: Board, halfmove: u32, game_ply: u32) -> Position {
+        Position::from_parts(board, Rights::NONE, halfmove, game_ply)
+    }
+
+    fn from_parts(board: Board, rights: Rights, halfmove: u32, game_ply: u32) -> Position {
         let board = canonical(board);
         let mut stack = Vec::with_capacity(512);
-        stack.push(State { board, halfmove });
+        stack.push(State {
+            board,
+            halfmove,
+            rights,
+        });
         Position {
             stack,
             current: 0,
             root: 0,
             base_ply: game_ply,
+            chess960: false,
         }
+    }
+
+    /// Does this position use Chess960 notation?
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// Switch the notation (see `from_fen_in`); the rules stay as they are.
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
     }
 
     #[inline]
@@ -93,7 +146,7 @@ impl Position {
     /// table lookups, less than storing it on every move would.
     #[inline]
     pub fn key(&self) -> u64 {
-        self.top().board.get_hash()
+        self.top().key()
     }
 
     #[inline]
@@ -129,10 +182,25 @@ impl Position {
         self.board().combined().popcnt()
     }
 
-    /// Legal moves of the current position.
+    /// Legal moves of the current position: the crate's, then our own Chess960 castling.
     #[inline]
-    pub fn legal_moves(&self) -> MoveGen {
-        MoveGen::new_legal(self.board())
+    pub fn legal_moves(&self) -> LegalMoves {
+        LegalMoves {
+            gen: MoveGen::new_legal(self.board()),
+            castles: self.castles(),
+        }
+    }
+
+    /// The legal castling moves the crate cannot generate (Chess960 rights); empty in
+    /// standard chess. The search adds these to the crate's moves.
+    #[inline]
+    pub fn castles(&self) -> Castles {
+        let top = self.top();
+        if top.rights.is_empty() {
+            Castles::default()
+        } else {
+            Castles::generate(&top.board, top.rights)
+        }
     }
 
     /// Make a move taken from this position's legal move list.
@@ -146,7 +214,11 @@ impl Position {
     /// out of line keeps that one call site, whichever of the search's sites call it.
     #[inline(never)]
     pub fn make_move(&mut self, m: ChessMove) {
-        debug_assert!(self.board().legal(m), "illegal move {m} in {}", self.fen());
+        debug_assert!(self.is_legal(m), "illegal move {m} in {}", self.fen());
+        let rights = self.top().rights;
+        if !rights.is_empty() && self.board().color_on(m.get_dest()) == Some(self.side_to_move()) {
+            return self.make_own_castle(m);
+        }
         let next = self.next_slot();
         let (done, free) = self.stack.split_at_mut(next);
         let prev = &done[next - 1];
@@ -163,6 +235,32 @@ impl Position {
             0
         } else {
             prev.halfmove.saturating_add(1)
+        };
+        slot.rights = if rights.is_empty() {
+            Rights::NONE
+        } else {
+            rights_after(rights, board, m)
+        };
+        self.current = next;
+    }
+
+    /// Our own castling (the king onto its own rook, see `castling.rs`), which the crate
+    /// cannot make: the board is rebuilt with king and rook on their new squares. Kept out of
+    /// `make_move` so that the crate's `make_move` keeps its single call site.
+    #[cold]
+    #[inline(never)]
+    fn make_own_castle(&mut self, m: ChessMove) {
+        let prev = *self.top();
+        let board = &prev.board;
+        let next_board = Castle::of(board, m)
+            .and_then(|c| castling::apply(board, &c))
+            // Unreachable for a legal move; keep the board rather than corrupt it.
+            .unwrap_or(*board);
+        let next = self.next_slot();
+        self.stack[next] = State {
+            board: next_board,
+            halfmove: prev.halfmove.saturating_add(1),
+            rights: prev.rights.after(board, m),
         };
         self.current = next;
     }
@@ -186,6 +284,7 @@ impl Position {
                 self.stack[next] = State {
                     board,
                     halfmove: prev.halfmove.saturating_add(1),
+                    rights: prev.rights,
                 };
                 self.current = next;
                 true
@@ -227,7 +326,7 @@ impl Position {
     /// Is this a legal move here? Slow (generates all moves); for untrusted moves such as a
     /// transposition-table move.
     pub fn is_legal(&self, m: ChessMove) -> bool {
-        self.board().legal(m)
+        self.board().legal(m) || self.castles().contains(m)
     }
 
     /// Repetition as the search sees it: a draw if the position occurred once before since the
@@ -253,7 +352,7 @@ impl Position {
         let mut i = top;
         while i >= oldest + 2 {
             i -= 2;
-            if self.stack[i].board.get_hash() == key {
+            if self.stack[i].key() == key {
                 count += if search && i >= self.root { 2 } else { 1 };
                 if count >= 2 {
                     break;
@@ -265,7 +364,7 @@ impl Position {
 
     /// Fifty-move rule: 100 plies without a capture or pawn move, unless that last move mated.
     pub fn is_fifty_move_draw(&self) -> bool {
-        self.halfmove_clock() >= 100 && !(self.in_check() && self.legal_moves().len() == 0)
+        self.halfmove_clock() >= 100 && !(self.in_check() && self.legal_moves().is_empty())
     }
 
     /// Neither side can mate by any series of legal moves: K v K, K+minor v K, and positions
@@ -295,6 +394,48 @@ impl Position {
         fen::write(self)
     }
 }
+
+/// The Chess960 rights left after a move (out of line: standard chess never calls it).
+#[cold]
+#[inline(never)]
+fn rights_after(rights: Rights, board: &Board, m: ChessMove) -> Rights {
+    rights.after(board, m)
+}
+
+/// The legal moves of a position (see `Position::legal_moves`).
+pub struct LegalMoves {
+    gen: MoveGen,
+    castles: Castles,
+}
+
+impl LegalMoves {
+    /// Moves not yet handed out.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.gen.len() + self.castles.len()
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Iterator for LegalMoves {
+    type Item = ChessMove;
+
+    #[inline]
+    fn next(&mut self) -> Option<ChessMove> {
+        self.gen.next().or_else(|| self.castles.next())
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.len();
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for LegalMoves {}
 
 /// Can the side to move capture en passant? Checked without generating all moves: the crate's
 /// `legal_quick` settles pins and discovered checks along the rank and diagonals (it recomputes

@@ -3,7 +3,7 @@
 //! A move is accepted only if it matches an entry of the legal move list, so the crate never
 //! makes a move it has not generated itself (it corrupts its board on illegal moves).
 
-use super::Position;
+use super::{Castle, Position};
 use chess::ChessMove;
 use std::fmt;
 
@@ -64,10 +64,47 @@ impl Position {
             return Err(error("is not UCI move notation"));
         }
         let wanted = text.to_ascii_lowercase();
+        // In Chess960 notation castling is king-takes-own-rook (`e1h1`); the king's two-square
+        // move of a standard-shaped castling is accepted there too (no other move has that
+        // text). Standard notation stays as it was: `e1h1` is no move there.
         self.legal_moves()
-            .find(|m| m.to_string() == wanted)
+            .find(|&m| {
+                m.to_string() == wanted
+                    || self.is_chess960()
+                        && Castle::of(self.board(), m)
+                            .is_some_and(|c| c.king_takes_rook() == wanted)
+            })
             .map(UciMove::Move)
             .ok_or_else(|| error("is illegal"))
+    }
+
+    /// The UCI text of a legal move: castling as the king's two-square move in standard
+    /// notation, as king-takes-own-rook (`e1h1`) in Chess960 notation.
+    pub fn move_text(&self, m: ChessMove) -> String {
+        if self.is_chess960() {
+            if let Some(c) = Castle::of(self.board(), m) {
+                return c.king_takes_rook();
+            }
+        }
+        m.to_string()
+    }
+
+    /// The UCI text of a line of moves starting here (a principal variation), each in the
+    /// notation of the position it is played in. Stops at a move that is not legal.
+    pub fn line_text(&self, line: &[ChessMove]) -> Vec<String> {
+        if !self.is_chess960() {
+            return line.iter().map(|m| m.to_string()).collect();
+        }
+        let mut pos = self.clone();
+        let mut out = Vec::with_capacity(line.len());
+        for &m in line {
+            if !pos.is_legal(m) {
+                break;
+            }
+            out.push(pos.move_text(m));
+            pos.make_move(m);
+        }
+        out
     }
 
     /// Parse and play a move; on error the position is unchanged.

@@ -2,6 +2,8 @@
 //!
 //! Like UCI move text, a SAN move is accepted only by matching it against the legal moves.
 
+use super::castling::{self, Castle, Wing};
+use super::Position;
 use chess::{Board, ChessMove, File, MoveGen, Piece, Rank, Square};
 use std::str::FromStr;
 
@@ -81,6 +83,21 @@ pub fn san_to_move(board: &Board, san: &str) -> Option<ChessMove> {
     found
 }
 
+impl Position {
+    /// The legal move a SAN string stands for here, Chess960 castling included (`O-O` is the
+    /// castling with the rook on the h-side of the king, wherever king and rook stand).
+    pub fn parse_san(&self, san: &str) -> Option<ChessMove> {
+        let bare = san.trim_end_matches(['+', '#', '!', '?']);
+        let wing = match bare {
+            "O-O" | "0-0" => Wing::H,
+            "O-O-O" | "0-0-0" => Wing::A,
+            _ => return san_to_move(self.board(), san),
+        };
+        self.legal_moves()
+            .find(|&m| Castle::of(self.board(), m).is_some_and(|c| c.wing == wing))
+    }
+}
+
 fn piece_letter(p: Piece) -> &'static str {
     match p {
         Piece::Pawn => "",
@@ -99,15 +116,10 @@ pub fn move_to_san(board: &Board, m: ChessMove) -> String {
     let source = m.get_source();
     let dest = m.get_dest();
     let piece = board.piece_on(source).unwrap_or(Piece::Pawn);
-    let is_castle = piece == Piece::King
-        && (source.get_file().to_index() as i32 - dest.get_file().to_index() as i32).abs() == 2;
+    let castle = Castle::of(board, m);
     let mut text = String::new();
-    if is_castle {
-        text.push_str(if dest.get_file() == File::G {
-            "O-O"
-        } else {
-            "O-O-O"
-        });
+    if let Some(c) = castle {
+        text.push_str(if c.wing == Wing::H { "O-O" } else { "O-O-O" });
     } else {
         let capture = board.piece_on(dest).is_some()
             || (piece == Piece::Pawn && source.get_file() != dest.get_file());
@@ -147,7 +159,10 @@ pub fn move_to_san(board: &Board, m: ChessMove) -> String {
             text.push_str(piece_letter(p));
         }
     }
-    let after = board.make_move_new(m);
+    let after = match castle.filter(|c| c.is_own(m)) {
+        Some(c) => castling::apply(board, &c).unwrap_or(*board),
+        None => board.make_move_new(m),
+    };
     if *after.checkers() != chess::EMPTY {
         let mated = MoveGen::new_legal(&after).len() == 0;
         text.push(if mated { '#' } else { '+' });

@@ -436,6 +436,7 @@ impl<'a> Searcher<'a> {
         let buffer = std::mem::take(&mut self.lists[ply]);
         let mut picker = MovePicker::all(
             self.pos.board(),
+            self.pos.castles(),
             tt_move,
             &self.heur,
             ply,

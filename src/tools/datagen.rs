@@ -16,11 +16,11 @@
 
 use super::packed::{Packed, RECORD_BYTES};
 use super::selfplay::{self, GameResult};
-use crate::position::{san_to_move, Position};
+use crate::position::Position;
 use crate::score::is_mate;
 use crate::search::ordering::is_noisy;
 use crate::tt::TranspositionTable;
-use chess::{Color, MoveGen};
+use chess::Color;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -42,9 +42,13 @@ pub struct DatagenArgs {
     /// Nodes searched per move.
     #[arg(long, default_value_t = 5_000)]
     pub nodes: u64,
-    /// Openings, one FEN (or EPD) per line.
+    /// Openings, one FEN (or EPD) per line (Shredder-FEN lines are Chess960 positions).
+    #[arg(long, required_unless_present = "chess960")]
+    pub book: Option<PathBuf>,
+    /// Start from random Chess960 starting positions (chosen by the seeded generator, as
+    /// book lines are) instead of a book.
     #[arg(long)]
-    pub book: PathBuf,
+    pub chess960: bool,
     /// Random plies played after the book line: between 0 and this many.
     #[arg(long, default_value_t = 6)]
     pub random_plies: u32,
@@ -100,14 +104,14 @@ fn start_position(book: &[Position], rng: &mut Rng, max_random: u32) -> Option<P
     let mut pos = book[rng.below(book.len() as u64) as usize].clone();
     let plies = rng.below(u64::from(max_random) + 1);
     for _ in 0..plies {
-        let moves: Vec<_> = MoveGen::new_legal(pos.board()).collect();
+        let moves: Vec<_> = pos.legal_moves().collect();
         if moves.is_empty() {
             return None;
         }
         pos.make_move(moves[rng.below(moves.len() as u64) as usize]);
     }
     pos.trim_record();
-    (pos.legal_moves().len() > 0).then_some(pos)
+    (!pos.legal_moves().is_empty()).then_some(pos)
 }
 
 /// Play one game and return its kept positions as records.
@@ -121,7 +125,7 @@ fn game_records(start: &Position, nodes: u64, tt: &TranspositionTable) -> Vec<u8
     let mut pos = start.clone();
     let mut out = Vec::new();
     for (san, &(score, _depth)) in game.moves.iter().zip(&game.scores) {
-        let Some(m) = san_to_move(pos.board(), san) else {
+        let Some(m) = pos.parse_san(san) else {
             break;
         };
         let keep = !pos.in_check() && !is_noisy(pos.board(), m) && !is_mate(score);
@@ -170,7 +174,7 @@ fn log_line(now: u64, existing: u64, target: u64, started: Instant, last: &Mutex
 }
 
 pub fn run(args: &DatagenArgs) -> Result<bool, String> {
-    let book = selfplay::read_book(&args.book)?;
+    let book = selfplay::openings(args.book.as_deref(), args.chess960)?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let threads = args.threads.clamp(1, 256);

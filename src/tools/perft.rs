@@ -30,6 +30,19 @@ pub struct PerftArgs {
     /// Count with the chess crate's own perft loop instead, as a speed baseline.
     #[arg(long)]
     pub baseline: bool,
+    /// Read every FEN as Chess960 (X-FEN `KQkq` means the outermost rooks). Without it, a FEN
+    /// is Chess960 when its castling field names rook files (Shredder-FEN, `HAha`).
+    #[arg(long)]
+    pub chess960: bool,
+}
+
+/// A FEN as perft reads it: Chess960 when asked or when its castling field says so.
+fn read_fen(fen: &str, chess960: bool) -> Result<Position, crate::position::FenError> {
+    if chess960 {
+        Position::from_fen_in(fen, true)
+    } else {
+        Position::from_any_fen(fen)
+    }
 }
 
 /// Leaf nodes at `depth` plies below the position.
@@ -37,12 +50,21 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = pos.legal_moves();
+    // The crate's generator and our Chess960 castling (empty in standard chess) side by side:
+    // wrapping the crate's large generator in `Position::legal_moves` costs a copy per node,
+    // which perft, and nothing else, would notice.
+    let moves = MoveGen::new_legal(pos.board());
+    let castles = pos.castles();
     if depth == 1 {
-        return moves.len() as u64;
+        return (moves.len() + castles.len()) as u64;
     }
     let mut nodes = 0;
     for m in moves {
+        pos.make_move(m);
+        nodes += perft(pos, depth - 1);
+        pos.unmake();
+    }
+    for m in castles {
         pos.make_move(m);
         nodes += perft(pos, depth - 1);
         pos.unmake();
@@ -58,7 +80,7 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(String, u64)> {
             pos.make_move(m);
             let n = perft(pos, depth.saturating_sub(1));
             pos.unmake();
-            (m.to_string(), n)
+            (pos.move_text(m), n)
         })
         .collect();
     out.sort();
@@ -74,9 +96,12 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let report = run_suite(
             &text,
-            args.max_depth,
-            args.max_nodes,
-            args.baseline,
+            SuiteOptions {
+                max_depth: args.max_depth,
+                max_nodes: args.max_nodes,
+                baseline: args.baseline,
+                chess960: args.chess960,
+            },
             |line| println!("{line}"),
         );
         println!("{}", report.summary());
@@ -84,7 +109,7 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
     }
     let depth = args.depth.ok_or("perft needs a DEPTH (or --suite FILE)")?;
     let mut pos = match &args.fen {
-        Some(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
+        Some(fen) => read_fen(fen, args.chess960).map_err(|e| format!("bad FEN: {e}"))?,
         None => Position::startpos(),
     };
     if let Some(reason) = unreachable_reason(pos.board()) {
@@ -179,14 +204,27 @@ pub fn parse_suite_line(line: &str) -> Option<Result<SuiteEntry, String>> {
     Some(Ok((fen, entries)))
 }
 
+/// What a suite run checks and how.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SuiteOptions {
+    /// Skip entries deeper than this.
+    pub max_depth: Option<u32>,
+    /// Skip entries whose expected count is larger than this.
+    pub max_nodes: Option<u64>,
+    /// Count with the crate's own perft loop (standard chess only: it knows no Chess960).
+    pub baseline: bool,
+    /// Read every FEN as Chess960 (see `read_fen`).
+    pub chess960: bool,
+}
+
 /// Check a whole suite, reporting each problem through `out`.
-pub fn run_suite(
-    text: &str,
-    max_depth: Option<u32>,
-    max_nodes: Option<u64>,
-    baseline: bool,
-    mut out: impl FnMut(String),
-) -> SuiteReport {
+pub fn run_suite(text: &str, options: SuiteOptions, mut out: impl FnMut(String)) -> SuiteReport {
+    let SuiteOptions {
+        max_depth,
+        max_nodes,
+        baseline,
+        chess960,
+    } = options;
     let mut report = SuiteReport::default();
     let start = Instant::now();
     for (i, line) in text.lines().enumerate() {
@@ -200,7 +238,7 @@ pub fn run_suite(
                 continue;
             }
         };
-        let mut pos = match Position::from_fen(&fen) {
+        let mut pos = match read_fen(&fen, chess960) {
             Ok(pos) => pos,
             Err(e) => {
                 out(format!("line {lineno}: FEN refused ({e}): {fen}"));

@@ -7,6 +7,7 @@
 //! it cannot make sense of becomes a warning naming the game and the move, and the reader
 //! goes on (an unclosed `{` ends at the next `[Event` line, an unbalanced `)` is ignored).
 
+use crate::position::{FenError, Position};
 use std::io::BufRead;
 
 /// One main-line move with the text of the comments that follow it.
@@ -52,6 +53,34 @@ impl RawGame {
 
     fn is_empty(&self) -> bool {
         self.tags.is_empty() && self.moves.is_empty()
+    }
+
+    /// Is this a Chess960 game? lichess writes `[Variant "Chess960"]`, cutechess and
+    /// fastchess `[Variant "fischerandom"]`.
+    pub fn is_chess960(&self) -> bool {
+        self.tag("Variant").is_some_and(|v| {
+            let name: String = v
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .collect::<String>()
+                .to_ascii_lowercase();
+            matches!(name.as_str(), "chess960" | "fischerandom" | "fischerrandom")
+        })
+    }
+
+    /// The position the game starts from: its `FEN` tag (Shredder-FEN or X-FEN in a Chess960
+    /// game) or the standard start. Its SAN moves are read with `Position::parse_san`, which
+    /// knows Chess960 castling.
+    pub fn start_position(&self) -> Result<Position, FenError> {
+        let chess960 = self.is_chess960();
+        match self.tag("FEN") {
+            Some(fen) => Position::from_fen_in(fen, chess960),
+            None => {
+                let mut pos = Position::startpos();
+                pos.set_chess960(chess960);
+                Ok(pos)
+            }
+        }
     }
 }
 
@@ -469,6 +498,26 @@ mod tests {
         assert_eq!(games[0].moves[0].comment, "c");
         assert_eq!(games[0].warnings.len(), 2, "{:?}", games[0].warnings);
         assert!(games[0].warnings[0].contains("move 1."));
+    }
+
+    #[test]
+    fn chess960_games_start_from_their_fen_and_castle() {
+        let text = "[Variant \"Chess960\"]\n[FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]\n\n1. O-O-O O-O-O 2. Kb1 *\n";
+        let games = parse_str(text);
+        assert!(games[0].is_chess960());
+        let mut pos = games[0].start_position().expect("Chess960 FEN");
+        for m in &games[0].moves {
+            let mv = pos.parse_san(&m.san).expect("legal SAN");
+            pos.make_move(mv);
+        }
+        assert_eq!(
+            pos.fen(),
+            "2kr2r1/pppppppp/8/8/8/8/PPPPPPPP/1K1R2R1 b - - 3 2"
+        );
+        let standard = parse_str("[Event \"x\"]\n\n1. e4 *\n");
+        assert!(!standard[0].is_chess960());
+        let cutechess = parse_str("[Variant \"fischerandom\"]\n\n1. e4 *\n");
+        assert!(cutechess[0].is_chess960());
     }
 
     #[test]

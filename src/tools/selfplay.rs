@@ -28,8 +28,13 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 5_000)]
     pub nodes: u64,
     /// Openings, one FEN (or EPD) per line; games start from lines picked by the game number.
+    /// Shredder-FEN lines are Chess960 positions.
+    #[arg(long, required_unless_present = "chess960")]
+    pub book: Option<PathBuf>,
+    /// Start from the 960 Chess960 starting positions instead of a book (picked by game
+    /// number and seed as book lines are).
     #[arg(long)]
-    pub book: PathBuf,
+    pub chess960: bool,
     /// Where to append the games.
     #[arg(long, default_value = "selfplay.pgn")]
     pub out: PathBuf,
@@ -77,6 +82,8 @@ impl GameResult {
 /// One game: its start, its moves in SAN, its result and why it ended.
 pub struct Game {
     pub fen: String,
+    /// A Chess960 game: the PGN says `[Variant "Chess960"]` and its FEN is Shredder-FEN.
+    pub chess960: bool,
     pub white_first: bool,
     pub first_move_number: u32,
     pub moves: Vec<String>,
@@ -99,8 +106,13 @@ impl Game {
         let mut text = format!(
             "[Event \"Sandglass self-play\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n\
              [Round \"{round}\"]\n[White \"Sandglass\"]\n[Black \"Sandglass\"]\n\
-             [Result \"{}\"]\n[FEN \"{}\"]\n[SetUp \"1\"]\n[Termination \"{termination}\"]\n\n",
+             [Result \"{}\"]\n{}[FEN \"{}\"]\n[SetUp \"1\"]\n[Termination \"{termination}\"]\n\n",
             self.result.pgn(),
+            if self.chess960 {
+                "[Variant \"Chess960\"]\n"
+            } else {
+                ""
+            },
             self.fen,
         );
         let mut number = self.first_move_number;
@@ -159,7 +171,7 @@ pub fn play_game(start: &Position, nodes: u64, tt: &TranspositionTable) -> Game 
         ..Limits::default()
     };
     let (result, termination) = loop {
-        if pos.legal_moves().len() == 0 {
+        if pos.legal_moves().is_empty() {
             break if pos.in_check() {
                 let white_mated = pos.side_to_move() == chess::Color::White;
                 let r = if white_mated {
@@ -207,6 +219,7 @@ pub fn play_game(start: &Position, nodes: u64, tt: &TranspositionTable) -> Game 
     };
     Game {
         fen: start.fen(),
+        chess960: start.is_chess960(),
         white_first,
         first_move_number,
         moves,
@@ -281,8 +294,8 @@ pub fn read_book(path: &Path) -> Result<Vec<Position>, String> {
             && fields[4].parse::<u32>().is_ok()
             && fields[5].parse::<u32>().is_ok();
         let fen = fields[..if counters { 6 } else { 4 }].join(" ");
-        if let Ok(p) = Position::from_fen(&fen) {
-            if p.legal_moves().len() > 0 {
+        if let Ok(p) = Position::from_any_fen(&fen) {
+            if !p.legal_moves().is_empty() {
                 book.push(p);
             }
         }
@@ -293,8 +306,24 @@ pub fn read_book(path: &Path) -> Result<Vec<Position>, String> {
     Ok(book)
 }
 
+/// The start positions: the book, or the 960 Chess960 starting positions.
+pub fn openings(book: Option<&Path>, chess960: bool) -> Result<Vec<Position>, String> {
+    match book {
+        Some(path) if !chess960 => read_book(path),
+        _ => Ok(chess960_starts()),
+    }
+}
+
+/// The 960 Chess960 starting positions, in Scharnagl's order.
+pub fn chess960_starts() -> Vec<Position> {
+    (0..960)
+        .filter_map(crate::position::chess960_fen)
+        .filter_map(|fen| Position::from_fen_in(&fen, true).ok())
+        .collect()
+}
+
 pub fn run(args: &SelfplayArgs) -> Result<bool, String> {
-    let book = read_book(&args.book)?;
+    let book = openings(args.book.as_deref(), args.chess960)?;
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

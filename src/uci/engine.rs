@@ -197,7 +197,7 @@ impl Engine {
     /// Set the position, or remember why it was rejected: the previous position is gone
     /// either way, since the GUI has moved on from it.
     fn set_position(&mut self, start: &PositionStart, moves: &[String]) {
-        self.position = read_position(start, moves);
+        self.position = read_position(start, moves, self.options.chess960);
         if let Err(why) = &self.position {
             error(&format!(
                 "{why}; no position until the next valid `position`"
@@ -247,7 +247,7 @@ impl Engine {
     fn go(&mut self, params: &GoParams) {
         // A new go ends the running search first; that search still sends its bestmove.
         self.finish_search();
-        let pos = match &self.position {
+        let mut pos = match &self.position {
             Ok(pos) => pos.clone(),
             Err(why) => {
                 error(&format!(
@@ -257,6 +257,8 @@ impl Engine {
                 return;
             }
         };
+        // The move text follows the option as it is now, even if it changed after `position`.
+        pos.set_chess960(self.options.chess960);
         let us = pos.side_to_move();
         let game = Game {
             plies_played: pos.game_ply(),
@@ -329,10 +331,22 @@ fn search_limits(options: &Options, mode: Mode) -> Limits {
 }
 
 /// The position a `position` command describes, or why there is none.
-fn read_position(start: &PositionStart, moves: &[String]) -> Result<Position, String> {
+/// Under `UCI_Chess960` the FEN's castling field is read as Chess960 and castling moves are
+/// written as king-takes-own-rook.
+fn read_position(
+    start: &PositionStart,
+    moves: &[String],
+    chess960: bool,
+) -> Result<Position, String> {
     let mut pos = match start {
-        PositionStart::StartPos => Position::startpos(),
-        PositionStart::Fen(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN ({e})"))?,
+        PositionStart::StartPos => {
+            let mut pos = Position::startpos();
+            pos.set_chess960(chess960);
+            pos
+        }
+        PositionStart::Fen(fen) => {
+            Position::from_fen_in(fen, chess960).map_err(|e| format!("bad FEN ({e})"))?
+        }
     };
     for (i, text) in moves.iter().enumerate() {
         pos.play_uci(text)
@@ -359,7 +373,7 @@ fn shorten(text: &str) -> String {
 /// `time` and `nps` come from the same microsecond duration, so they agree: `time 0` means
 /// under a millisecond, and nps is then more than nodes × 1000, not exactly that as if a
 /// whole millisecond had passed.
-fn format_info(info: &Info) -> String {
+fn format_info(pos: &Position, info: &Info) -> String {
     let us = info.time.as_micros().max(1);
     let nps = u128::from(info.nodes) * 1_000_000 / us;
     let ms = us / 1000;
@@ -368,7 +382,7 @@ fn format_info(info: &Info) -> String {
         ScoreBound::Lower => " lowerbound",
         ScoreBound::Upper => " upperbound",
     };
-    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let pv = pos.line_text(&info.pv);
     format!(
         "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} time {} hashfull {} pv {}",
         info.depth,
@@ -410,7 +424,7 @@ impl SearchJob {
             &limits,
             &tt,
             &signals,
-            &mut |info| emit(&format_info(info)),
+            &mut |info| emit(&format_info(&pos, info)),
             &mut |outcome| {
                 elapsed = answer(&pos, &limits, &signals, outcome, started, timelog);
             },
@@ -489,9 +503,10 @@ fn bestmove_line(pos: &Position, best: Option<ChessMove>, ponder: Option<ChessMo
     };
     let mut after = pos.clone();
     after.make_move(best);
+    let best_text = pos.move_text(best);
     match ponder.filter(|p| after.is_legal(*p)) {
-        Some(p) => format!("bestmove {best} ponder {p}"),
-        None => format!("bestmove {best}"),
+        Some(p) => format!("bestmove {best_text} ponder {}", after.move_text(p)),
+        None => format!("bestmove {best_text}"),
     }
 }
 

@@ -20,6 +20,9 @@ pub struct Options {
     pub threads: usize,
     pub ponder: bool,
     pub multipv: usize,
+    /// `UCI_Chess960`: read FEN castling as Chess960 (Shredder-FEN or X-FEN) and write
+    /// castling moves as king-takes-own-rook.
+    pub chess960: bool,
     /// Strategy, its parameters and state, Slow Mover and Move Overhead.
     pub time: Settings,
     pub time_log: bool,
@@ -78,6 +81,7 @@ impl Default for Options {
             threads: 1,
             ponder: false,
             multipv: 1,
+            chess960: false,
             time: Settings::default(),
             time_log: false,
             adjust: Adjustments::default(),
@@ -183,6 +187,7 @@ fn specs() -> Vec<Spec> {
             o.multipv = v as usize;
             Effect::None
         }),
+        check("UCI_Chess960", false, |o, v| o.chess960 = v),
         spin(
             "Move Overhead",
             DEFAULT_MOVE_OVERHEAD_MS,

@@ -36,26 +36,35 @@ impl Delta {
         };
         delta.removed[0] = Some((us, mover, from));
         delta.added[0] = Some((us, m.get_promotion().unwrap_or(mover), to));
+        if mover == Piece::King {
+            // Castling: the king two files over (standard chess) or onto its own rook (our
+            // Chess960 moves); either way king and rook end on g/f or c/d.
+            let onto_own = board.color_on(to) == Some(us);
+            let (from_file, to_file) = (from.get_file(), to.get_file());
+            if onto_own || from_file.to_index().abs_diff(to_file.to_index()) == 2 {
+                let rank = from.get_rank();
+                let h_side = to_file > from_file;
+                let (king_to, rook_to, corner) = if h_side {
+                    (File::G, File::F, File::H)
+                } else {
+                    (File::C, File::D, File::A)
+                };
+                let rook_from = if onto_own {
+                    to
+                } else {
+                    Square::make_square(rank, corner)
+                };
+                delta.added[0] = Some((us, Piece::King, Square::make_square(rank, king_to)));
+                delta.removed[1] = Some((us, Piece::Rook, rook_from));
+                delta.added[1] = Some((us, Piece::Rook, Square::make_square(rank, rook_to)));
+                return delta;
+            }
+        }
         if let Some(victim) = board.piece_on(to) {
             delta.removed[1] = Some((!us, victim, to));
         } else if mover == Piece::Pawn && from.get_file() != to.get_file() {
             let square = Square::make_square(from.get_rank(), to.get_file());
             delta.removed[1] = Some((!us, Piece::Pawn, square));
-        } else if mover == Piece::King
-            && from
-                .get_file()
-                .to_index()
-                .abs_diff(to.get_file().to_index())
-                == 2
-        {
-            let (rook_from, rook_to) = if to.get_file() > from.get_file() {
-                (File::H, File::F)
-            } else {
-                (File::A, File::D)
-            };
-            let rank = from.get_rank();
-            delta.removed[1] = Some((us, Piece::Rook, Square::make_square(rank, rook_from)));
-            delta.added[1] = Some((us, Piece::Rook, Square::make_square(rank, rook_to)));
         }
         delta
     }
@@ -133,5 +142,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Chess960 castling as the position module writes it, the king taking its own rook: the
+    /// king and the rook end on c1 and d1 (built by hand, since the crate cannot make it).
+    #[test]
+    fn chess960_castling_moves_king_and_rook() {
+        let net = random_network(7);
+        let board = Board::from_str("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w - - 0 1").expect("FEN");
+        let after = Board::from_str("1r2k1r1/8/8/8/8/8/8/2KR2R1 b - - 1 1").expect("FEN");
+        let m = ChessMove::new(Square::E1, Square::B1, None);
+        let mut acc = Accumulator::default();
+        acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m));
+        assert_eq!(acc, net.refresh(&after));
+        // The king already on g1 castling with h1: only the rook moves, to f1.
+        let board = Board::from_str("6k1/8/8/8/8/8/8/R5KR w - - 0 1").expect("FEN");
+        let after = Board::from_str("6k1/8/8/8/8/8/8/R4RK1 b - - 1 1").expect("FEN");
+        let m = ChessMove::new(Square::G1, Square::H1, None);
+        let mut acc = Accumulator::default();
+        acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m));
+        assert_eq!(acc, net.refresh(&after));
     }
 }

@@ -15,7 +15,7 @@
 //! Moves marked `book` are untimed.
 
 use super::{parse_tc, TimeControl};
-use crate::position::{san_to_move, Position};
+use crate::position::Position;
 use crate::tools::pgn::RawGame;
 
 /// How a game's clock was written (the first notation found in its comments).
@@ -322,17 +322,14 @@ pub fn read_game(game: &RawGame) -> GameRecord {
     let mut problems: Vec<String> = game.warnings.clone();
     let tc_text = game.tag("TimeControl").unwrap_or("").to_string();
     let periods = parse_control(&tc_text).ok();
-    let mut pos = match game.tag("FEN") {
-        Some(fen) => match Position::from_fen(fen) {
-            Ok(p) => Some(p),
-            Err(e) => {
-                problems.push(format!(
-                    "{label}: bad FEN tag ({e}); men on the board unknown"
-                ));
-                None
-            }
-        },
-        None => Some(Position::startpos()),
+    let mut pos = match game.start_position() {
+        Ok(p) => Some(p),
+        Err(e) => {
+            problems.push(format!(
+                "{label}: bad FEN tag ({e}); men on the board unknown"
+            ));
+            None
+        }
     };
     let first_black = pos
         .as_ref()
@@ -371,7 +368,7 @@ pub fn read_game(game: &RawGame) -> GameRecord {
         let at = format!("{label}, move {number}{dots} {}", m.san);
         let men = pos.as_ref().map(Position::men);
         if let Some(p) = pos.as_mut() {
-            match san_to_move(p.board(), &m.san) {
+            match p.parse_san(&m.san) {
                 Some(mv) => p.make_move(mv),
                 None => {
                     problems.push(format!(

@@ -116,7 +116,8 @@ pub(super) fn quiet_leaf(
     }
     let mut best_leaf = board;
     alpha = alpha.max(stand_pat);
-    let mut captures = pos.legal_moves();
+    // Captures only, so the crate's generator is enough (castling is never a capture).
+    let mut captures = chess::MoveGen::new_legal(&board);
     captures.set_iterator_mask(*board.color_combined(!board.side_to_move()));
     let mut ordered: Vec<ChessMove> = captures.collect();
     // Most valuable victim first, least valuable attacker among equals.
