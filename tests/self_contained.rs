@@ -39,7 +39,10 @@ fn project_files() -> Vec<PathBuf> {
             let path = entry.path();
             let name = entry.file_name();
             if path.is_dir() {
-                if !matches!(name.to_str(), Some("target" | ".git" | "corpus" | "artifacts")) {
+                if !matches!(
+                    name.to_str(),
+                    Some("target" | ".git" | "corpus" | "artifacts")
+                ) {
                     dirs.push(path);
                 }
             } else {

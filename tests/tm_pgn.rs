@@ -57,7 +57,8 @@ fn lichess_sample() {
         "{text}"
     );
     assert!(
-        text.contains("2 problem(s)") && text.contains("game 101 (msffla vs navalonorecargado): no moves"),
+        text.contains("2 problem(s)")
+            && text.contains("game 101 (msffla vs navalonorecargado): no moves"),
         "{text}"
     );
     assert!(text.contains("all 199 players"), "{text}");

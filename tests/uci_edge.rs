@@ -373,9 +373,8 @@ fn available_mb() -> Option<u64> {
 fn the_largest_hash_is_refused_when_it_does_not_fit() {
     let _s = serial();
     let max = sandglass::tt::MAX_MB as u64;
-    let fits = available_mb().is_none_or(|avail| {
-        (avail as f64 * sandglass::tt::MAX_MEMORY_SHARE) as u64 >= max
-    });
+    let fits = available_mb()
+        .is_none_or(|avail| (avail as f64 * sandglass::tt::MAX_MEMORY_SHARE) as u64 >= max);
     let mut e = Engine::ready();
     e.send(&format!("setoption name Hash value {max}"));
     let lines = e.sync();
