@@ -8,8 +8,10 @@
 //! ponder move from the table the same way when its PV had one move).
 //!
 //! Only moves legal in the position are taken, a move that would return to a position of the
-//! line ends it (a cycle of entries could go on for ever), and the line grows at most to the
-//! mate's length, or to the iteration's depth for other scores.
+//! line ends it (a cycle of entries could go on for ever), a position that is a draw by the
+//! rules, the game's earlier positions included, ends it (the game is over there: GUIs and
+//! fastchess flag a PV that plays on after a threefold repetition), and the line grows at most
+//! to the mate's length, or to the iteration's depth for other scores.
 
 use super::ordering::MAX_PLY;
 use crate::position::Position;
@@ -45,7 +47,7 @@ pub fn complete(
         pos.make_move(m);
         seen.push(pos.key());
     }
-    while pv.len() < wanted {
+    while pv.len() < wanted && !pos.is_draw_in_search() {
         let Some(m) = tt.probe(pos.key(), pv.len()).and_then(|e| e.mv) else {
             break;
         };
@@ -108,6 +110,22 @@ mod tests {
         let start = knight_shuffle(&tt);
         let pv = complete(&start, &tt, vec![mv("g1f3")], 10, 20);
         assert_eq!(pv, vec![mv("g1f3"), mv("g8f6"), mv("f3g1")]);
+    }
+
+    /// Played after the same shuffle in the game, the shuffle repeats the start position a
+    /// third time: the game is drawn there, and the line ends although the table goes on.
+    #[test]
+    fn a_draw_by_repetition_ends_the_line() {
+        let tt = TranspositionTable::new(1);
+        let start = knight_shuffle(&tt);
+        store(&tt, &start, mv("e2e4"));
+        let mut root = start.clone();
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            root.play_uci(m).expect("legal");
+        }
+        let shuffle: Vec<ChessMove> = ["g1f3", "g8f6", "f3g1", "f6g8"].map(mv).to_vec();
+        let pv = complete(&root, &tt, shuffle.clone(), 10, 10);
+        assert_eq!(pv, shuffle);
     }
 
     #[test]
