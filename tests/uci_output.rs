@@ -145,7 +145,7 @@ fn ends_in_mate(fen: &str, pv: &[&str]) -> Result<bool, String> {
             _ => return Err(format!("{mv} is not legal in {}", pos.fen())),
         }
     }
-    Ok(pos.in_check() && pos.legal_moves().len() == 0)
+    Ok(pos.in_check() && pos.legal_moves().is_empty())
 }
 
 /// A mate score comes with its whole line, ending in mate: `go mate 3` on this position

@@ -163,6 +163,6 @@ mod tests {
             assert!(pos.is_legal(m));
             pos.make_move(m);
         }
-        assert!(pos.in_check() && pos.legal_moves().len() == 0);
+        assert!(pos.in_check() && pos.legal_moves().is_empty());
     }
 }
