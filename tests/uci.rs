@@ -279,6 +279,50 @@ fn go_depth_5_ends_with_a_depth_5_info() {
     e.finish();
 }
 
+/// The nodes a `go depth 7` from `position` reports on its last info line.
+fn nodes_at_depth_7(e: &mut Engine, position: &str) -> u64 {
+    e.send(position);
+    e.send("go depth 7");
+    let lines = e.until_bestmove(LIVE);
+    match lines.iter().rev().find_map(|l| l.num("nodes")) {
+        Some(n) => n,
+        None => e.fail("go depth 7 reported no nodes"),
+    }
+}
+
+/// The search keeps its tables for the game (`search::memory`): after a search of another
+/// position and a fresh empty hash table (a resize), the same search runs a different tree.
+/// `ucinewgame` and `Clear Hash` forget the game: the tree is again that of a new engine.
+#[test]
+fn ucinewgame_and_clear_hash_forget_what_the_game_learnt() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    let fresh = nodes_at_depth_7(&mut e, "position startpos");
+    let learn = |e: &mut Engine| {
+        nodes_at_depth_7(e, "position startpos moves e2e4 e7e5 g1f3");
+        e.send("setoption name Hash value 1");
+        e.send("setoption name Hash value 16");
+    };
+    learn(&mut e);
+    let remembered = nodes_at_depth_7(&mut e, "position startpos");
+    if remembered == fresh {
+        e.fail(&format!(
+            "with the game's tables kept, the tree should differ from a new engine's ({fresh} nodes)"
+        ));
+    }
+    for forget in ["ucinewgame", "setoption name Clear Hash"] {
+        learn(&mut e);
+        e.send(forget);
+        let again = nodes_at_depth_7(&mut e, "position startpos");
+        if again != fresh {
+            e.fail(&format!(
+                "after {forget}: {again} nodes, a new engine searched {fresh}"
+            ));
+        }
+    }
+    e.finish();
+}
+
 #[test]
 fn go_ponder_waits_for_ponderhit_then_answers_within_the_budget() {
     let _s = serial();

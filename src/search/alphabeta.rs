@@ -39,7 +39,8 @@ pub struct Searcher<'a> {
     pub pos: Position,
     pub tt: &'a TranspositionTable,
     pub stop: Stopper<'a>,
-    pub heur: Heuristics,
+    /// This thread's tables, borrowed from the game's `search::Memory`.
+    pub heur: &'a mut Heuristics,
     pub seldepth: usize,
     /// Triangular PV table: `pv[ply]` is the line found from that ply.
     pv: Vec<[ChessMove; MAX_PLY + 1]>,
@@ -84,18 +85,20 @@ struct Child {
 }
 
 impl<'a> Searcher<'a> {
-    /// A searcher that evaluates with `network`, or by hand when None.
+    /// A searcher that evaluates with `network`, or by hand when None, and learns into
+    /// `heur`.
     pub fn new(
         pos: Position,
         tt: &'a TranspositionTable,
         stop: Stopper<'a>,
         network: Option<Arc<Network>>,
+        heur: &'a mut Heuristics,
     ) -> Self {
         Searcher {
             pos,
             tt,
             stop,
-            heur: Heuristics::default(),
+            heur,
             seldepth: 0,
             pv: vec![[ChessMove::default(); MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 2],
@@ -438,7 +441,7 @@ impl<'a> Searcher<'a> {
             self.pos.board(),
             self.pos.castles(),
             tt_move,
-            &self.heur,
+            &*self.heur,
             ply,
             prev,
             &conts,

@@ -9,6 +9,7 @@ pub mod alphabeta;
 pub mod aspiration;
 pub mod features;
 pub mod iterate;
+pub mod memory;
 pub mod ordering;
 pub mod pv;
 pub mod see;
@@ -21,6 +22,7 @@ use crate::time::{adjust, Mode, SoftRule};
 use crate::tt::TranspositionTable;
 use alphabeta::Searcher;
 use chess::ChessMove;
+pub use memory::Memory;
 use ordering::MAX_PLY;
 use std::sync::Arc;
 use std::time::Duration;
@@ -97,8 +99,10 @@ pub struct Outcome {
     pub stop_detail: String,
 }
 
-/// Search `pos` under `limits`, calling `report` after each iteration (and on aspiration
-/// failures). Runs `limits.threads` threads (Lazy SMP: helpers share only the table).
+/// Search `pos` under `limits` with tables that know nothing yet (as `bench` and the tools
+/// that search unrelated positions want), calling `report` after each iteration (and on
+/// aspiration failures). Runs `limits.threads` threads (Lazy SMP: helpers share only the
+/// table).
 pub fn search(
     pos: &Position,
     limits: &Limits,
@@ -106,7 +110,21 @@ pub fn search(
     signals: &Signals,
     report: &mut dyn FnMut(&Info),
 ) -> Outcome {
-    search_then(pos, limits, tt, signals, report, &mut |_| {})
+    let mut memory = Memory::new();
+    search_then(pos, limits, tt, &mut memory, signals, report, &mut |_| {})
+}
+
+/// [`search`] of a position of the game whose tables `memory` holds; the search adds what it
+/// learns to them.
+pub fn search_in_game(
+    pos: &Position,
+    limits: &Limits,
+    tt: &TranspositionTable,
+    memory: &mut Memory,
+    signals: &Signals,
+    report: &mut dyn FnMut(&Info),
+) -> Outcome {
+    search_then(pos, limits, tt, memory, signals, report, &mut |_| {})
 }
 
 /// [`search`], calling `answer` with the outcome as soon as the main thread is done, while
@@ -116,10 +134,12 @@ pub fn search(
 /// joined before this function returns, so whoever waits for it (the next `go`, a resize of
 /// the table) finds the table free. While an ended `go infinite` or `go ponder` waits in
 /// `answer` for the GUI, the helpers keep searching, as the main thread would have.
+/// Each thread learns into its own tables of `memory`.
 pub fn search_then(
     pos: &Position,
     limits: &Limits,
     tt: &TranspositionTable,
+    memory: &mut Memory,
     signals: &Signals,
     report: &mut dyn FnMut(&Info),
     answer: &mut dyn FnMut(&Outcome),
@@ -165,21 +185,26 @@ pub fn search_then(
         limits.threads.max(1)
     };
     let hard = limits.mode.time.hard_ms().map(Duration::from_millis);
+    let (main_heur, helper_heurs) = memory
+        .for_search(threads)
+        .split_first_mut()
+        .expect("at least one thread");
     std::thread::scope(|scope| {
-        for id in 1..threads {
+        for (id, heur) in (1..threads).zip(helper_heurs.iter_mut()) {
             let root = root.clone();
             let moves = root_moves.clone();
             signals.helper_started();
             scope.spawn(move || {
                 let stopper = Stopper::helper(signals);
-                let mut searcher = Searcher::new(root, tt, stopper, limits.network.clone());
+                let mut searcher = Searcher::new(root, tt, stopper, limits.network.clone(), heur);
                 searcher.mate_search = limits.mode.mate.is_some();
                 helper_loop(&mut searcher, &moves, id);
                 signals.helper_ended();
             });
         }
         let stopper = Stopper::new(signals, limits.mode.nodes, hard, true);
-        let mut searcher = Searcher::new(root.clone(), tt, stopper, limits.network.clone());
+        let mut searcher =
+            Searcher::new(root.clone(), tt, stopper, limits.network.clone(), main_heur);
         searcher.mate_search = limits.mode.mate.is_some();
         let outcome = iterate::iterate(&mut searcher, root_moves, limits, report);
         answer(&outcome);
@@ -225,11 +250,43 @@ mod tests {
             &Position::startpos(),
             &limits,
             &tt,
+            &mut Memory::new(),
             &signals,
             &mut |_| {},
             &mut |o| running_at_answer = Some((o.best, signals.helpers_running())),
         );
         assert_eq!(running_at_answer, Some((outcome.best, 2)));
         assert_eq!(signals.helpers_running(), 0);
+    }
+
+    /// Each thread learns into its own tables, which outlive the search; only `clear`
+    /// forgets them.
+    #[test]
+    fn every_thread_keeps_its_own_tables_for_the_game() {
+        let tt = TranspositionTable::new(1);
+        let nodes = |memory: &mut Memory, threads: usize| {
+            tt.clear();
+            let signals = Signals::new(false);
+            let limits = Limits {
+                mode: crate::time::Mode::depth(6),
+                threads,
+                ..Limits::default()
+            };
+            let pos = Position::startpos();
+            search_in_game(&pos, &limits, &tt, memory, &signals, &mut |_| {}).nodes
+        };
+        let mut memory = Memory::new();
+        let fresh = nodes(&mut memory, 1);
+        assert_ne!(
+            nodes(&mut memory, 1),
+            fresh,
+            "the second search learnt nothing"
+        );
+        memory.clear();
+        assert_eq!(nodes(&mut memory, 1), fresh);
+        nodes(&mut memory, 3);
+        assert_eq!(memory.threads(), 3);
+        memory.clear();
+        assert_eq!(memory.threads(), 0);
     }
 }

@@ -116,15 +116,9 @@ impl Heuristics {
         }
     }
 
-    /// Between searches: keep what was learnt, but at half weight.
-    pub fn age(&mut self) {
-        for side in self.history.iter_mut() {
-            for row in side.iter_mut() {
-                for v in row.iter_mut() {
-                    *v /= 2;
-                }
-            }
-        }
+    /// A new search of the game: the tables stay (`search::memory` says why); the killers,
+    /// kept by ply from the root, belonged to other positions.
+    pub fn new_search(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
     }
 }

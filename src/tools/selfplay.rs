@@ -9,7 +9,7 @@
 
 use crate::position::{move_to_san, Position};
 use crate::score::{is_mate, MATE};
-use crate::search::{self, Limits, Signals};
+use crate::search::{self, Limits, Memory, Signals};
 use crate::time::Mode;
 use crate::tt::TranspositionTable;
 use std::io::Write;
@@ -156,9 +156,11 @@ impl Game {
     }
 }
 
-/// Plays one game from `start`, searching `nodes` nodes per move with table `tt`.
+/// Plays one game from `start`, searching `nodes` nodes per move with table `tt`; the
+/// search keeps its memory for the game, as the engine does.
 pub fn play_game(start: &Position, nodes: u64, tt: &TranspositionTable) -> Game {
     tt.clear();
+    let mut memory = Memory::new();
     let mut pos = start.clone();
     let white_first = pos.side_to_move() == chess::Color::White;
     let first_move_number = pos.fullmove_number();
@@ -200,7 +202,7 @@ pub fn play_game(start: &Position, nodes: u64, tt: &TranspositionTable) -> Game 
             break r;
         }
         let signals = Signals::new(false);
-        let outcome = search::search(&pos, &limits, tt, &signals, &mut |_| {});
+        let outcome = search::search_in_game(&pos, &limits, tt, &mut memory, &signals, &mut |_| {});
         let Some(best) = outcome.best else {
             // Only when there is no legal move, handled above; end the game rather than loop.
             break (GameResult::Draw, "no move");

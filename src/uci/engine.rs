@@ -7,13 +7,13 @@ use super::parse::{self, Command, GoParams, PositionStart};
 use crate::position::{Position, UciMove};
 use crate::score;
 use crate::search::features::Features;
-use crate::search::{self, Info, Limits, Outcome, ScoreBound, Signals, StopReason};
+use crate::search::{self, Info, Limits, Memory, Outcome, ScoreBound, Signals, StopReason};
 use crate::time::{self, Answer, Game, Mode, TimeLimit};
 use crate::tt::TranspositionTable;
 use chess::ChessMove;
 use std::io::{BufRead, Read};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -43,6 +43,9 @@ pub struct Engine {
     position: Result<Position, String>,
     options: Options,
     tt: Arc<TranspositionTable>,
+    /// What the searches of this game learnt (`search::memory`). A search holds the lock
+    /// from start to end.
+    memory: Arc<Mutex<Memory>>,
     running: Option<Running>,
     debug: bool,
 }
@@ -117,6 +120,7 @@ impl Engine {
         Engine {
             position: Ok(Position::startpos()),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            memory: Arc::new(Mutex::new(Memory::new())),
             options,
             running: None,
             debug: false,
@@ -155,6 +159,7 @@ impl Engine {
             Some(Command::UciNewGame) => {
                 self.finish_search();
                 self.tt.clear();
+                lock(&self.memory).clear();
                 self.options.time.new_game();
                 self.position = Ok(Position::startpos());
             }
@@ -222,7 +227,10 @@ impl Engine {
                 let _ = next.set(name, value);
                 match effect {
                     Effect::None | Effect::Warn(_) => {}
-                    Effect::ClearHash => self.tt.clear(),
+                    Effect::ClearHash => {
+                        self.tt.clear();
+                        lock(&self.memory).clear();
+                    }
                     Effect::ResizeHash => {
                         let resized = match Arc::get_mut(&mut self.tt) {
                             Some(tt) => tt.resize(next.hash_mb),
@@ -298,6 +306,7 @@ impl Engine {
             pos,
             limits,
             tt: Arc::clone(&self.tt),
+            memory: Arc::clone(&self.memory),
             signals: Arc::clone(&signals),
             timelog,
         };
@@ -313,6 +322,14 @@ impl Engine {
             }
         }
     }
+}
+
+/// The game's memory. A search that panicked while holding it left tables of plain numbers,
+/// still fit to use, so a poisoned lock is taken all the same.
+fn lock(memory: &Mutex<Memory>) -> MutexGuard<'_, Memory> {
+    memory
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// What the options make of a `go` whose mode the time manager has decided (the root moves
@@ -401,6 +418,7 @@ struct SearchJob {
     pos: Position,
     limits: Limits,
     tt: Arc<TranspositionTable>,
+    memory: Arc<Mutex<Memory>>,
     signals: Arc<Signals>,
     timelog: bool,
 }
@@ -412,6 +430,7 @@ impl SearchJob {
             pos,
             limits,
             tt,
+            memory,
             signals,
             timelog,
         } = self;
@@ -423,6 +442,7 @@ impl SearchJob {
             &pos,
             &limits,
             &tt,
+            &mut lock(&memory),
             &signals,
             &mut |info| emit(&format_info(&pos, info)),
             &mut |outcome| {
