@@ -7,7 +7,9 @@
 mod nnue_stack;
 mod qsearch;
 
+use super::correction::Correction;
 use super::features::Features;
+use super::memory::ThreadMemory;
 use super::ordering::{
     is_noisy, piece_to, Continuations, Cutoff, Heuristics, MovePicker, PieceTo, MAX_PLY,
 };
@@ -41,6 +43,7 @@ pub struct Searcher<'a> {
     pub stop: Stopper<'a>,
     /// This thread's tables, borrowed from the game's `search::Memory`.
     pub heur: &'a mut Heuristics,
+    correction: &'a mut Correction,
     pub seldepth: usize,
     /// Triangular PV table: `pv[ply]` is the line found from that ply.
     pv: Vec<[ChessMove; MAX_PLY + 1]>,
@@ -86,19 +89,21 @@ struct Child {
 
 impl<'a> Searcher<'a> {
     /// A searcher that evaluates with `network`, or by hand when None, and learns into
-    /// `heur`.
+    /// `memory`.
     pub fn new(
         pos: Position,
         tt: &'a TranspositionTable,
         stop: Stopper<'a>,
         network: Option<Arc<Network>>,
-        heur: &'a mut Heuristics,
+        memory: &'a mut ThreadMemory,
     ) -> Self {
+        let ThreadMemory { heur, correction } = memory;
         Searcher {
             pos,
             tt,
             stop,
             heur,
+            correction,
             seldepth: 0,
             pv: vec![[ChessMove::default(); MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 2],
@@ -170,6 +175,16 @@ impl<'a> Searcher<'a> {
         heavy
             && self.pos.halfmove_clock() != 0
             && see::wins_material_on(self.pos.board(), m.get_dest())
+    }
+
+    /// The static evaluation `raw` of the position now, with the game's correction history.
+    #[inline]
+    fn corrected(&self, raw: i32) -> i32 {
+        if self.feat.correction_history {
+            self.correction.correct(self.pos.board(), raw)
+        } else {
+            raw
+        }
     }
 
     /// Does the side to move have a piece other than pawns and king? Without one, zugzwang is
@@ -315,24 +330,27 @@ impl<'a> Searcher<'a> {
         }
 
         let in_check = self.pos.in_check();
-        let eval = if in_check {
+        // The network's (or the hand evaluation's) verdict, as the table keeps it, and the
+        // same corrected by what this game's searches taught (`correction`).
+        let raw_eval = if in_check {
             -INFINITY
-        } else if let Some(h) = hit {
-            // The stored score is a better estimate than the static eval when its bound allows.
-            let e = h.eval;
-            match h.bound {
-                Bound::Lower if h.score > e => h.score,
-                Bound::Upper if h.score < e => h.score,
-                Bound::Exact => h.score,
-                _ => e,
-            }
         } else {
-            self.evaluate(ply)
+            hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
         };
         let static_eval = if in_check {
             -INFINITY
         } else {
-            hit.map_or(eval, |h| h.eval)
+            self.corrected(raw_eval)
+        };
+        // The stored score is a better estimate than the static eval when its bound allows.
+        let eval = match hit {
+            Some(h) if !in_check => match h.bound {
+                Bound::Lower if h.score > static_eval => h.score,
+                Bound::Upper if h.score < static_eval => h.score,
+                Bound::Exact => h.score,
+                _ => static_eval,
+            },
+            _ => static_eval,
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -445,6 +463,7 @@ impl<'a> Searcher<'a> {
             ply,
             prev,
             &conts,
+            self.feat.capture_history,
             buffer,
         );
         if picker.is_empty() {
@@ -457,6 +476,8 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let mut quiets_tried: [ChessMove; 64] = [ChessMove::default(); 64];
         let mut quiet_count = 0;
+        let mut noisy_tried: [ChessMove; 32] = [ChessMove::default(); 32];
+        let mut noisy_count = 0;
         let mut searched = 0usize;
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
 
@@ -546,9 +567,14 @@ impl<'a> Searcher<'a> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        let board = self.pos.board();
+                        if self.feat.capture_history {
+                            let best = (!quiet).then_some(m);
+                            let tried = &noisy_tried[..noisy_count];
+                            self.heur.record_noisy(board, depth, best, tried);
+                        }
                         if quiet {
                             let tried = &quiets_tried[..quiet_count];
-                            let board = self.pos.board();
                             self.heur.record_cutoff(
                                 board,
                                 Cutoff {
@@ -568,6 +594,9 @@ impl<'a> Searcher<'a> {
             if quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = m;
                 quiet_count += 1;
+            } else if !quiet && noisy_count < noisy_tried.len() {
+                noisy_tried[noisy_count] = m;
+                noisy_count += 1;
             }
         }
 
@@ -584,10 +613,22 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
+        // A score the bound says is on the far side of the evaluation teaches nothing;
+        // neither do captures, whose gain the evaluation cannot see before they are made.
+        if !in_check
+            && self.feat.correction_history
+            && best_move.is_none_or(|m| !is_noisy(self.pos.board(), m))
+            && !is_mate(best_score)
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.correction
+                .update(self.pos.board(), depth, static_eval, best_score);
+        }
         let entry = Entry {
             mv: best_move,
             score: best_score,
-            eval: static_eval.max(-MATE_BOUND),
+            eval: raw_eval.max(-MATE_BOUND),
             depth,
             bound,
         };

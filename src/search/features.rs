@@ -66,10 +66,14 @@ pub struct Features {
     pub qs_move_count: bool,
     /// No reverse futility right after a quiet rook or queen move that hangs the piece.
     pub rfp_sacrifice_guard: bool,
+    /// Correction history (`correction`) moves the static evaluation.
+    pub correction_history: bool,
+    /// Capture history orders captures within their SEE class.
+    pub capture_history: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 17] = [
         "nmp",
         "lmr",
         "rfp",
@@ -85,6 +89,8 @@ impl Features {
         "quietsee",
         "qsmovecount",
         "rfpguard",
+        "corrhist",
+        "capthist",
     ];
 
     pub const ALL: Features = Features {
@@ -103,6 +109,8 @@ impl Features {
         quiet_see_pruning: true,
         qs_move_count: true,
         rfp_sacrifice_guard: true,
+        correction_history: true,
+        capture_history: true,
     };
 
     /// All features except those named in the comma-separated list.
@@ -132,6 +140,8 @@ impl Features {
                 "quietsee" => f.quiet_see_pruning = false,
                 "qsmovecount" => f.qs_move_count = false,
                 "rfpguard" => f.rfp_sacrifice_guard = false,
+                "corrhist" => f.correction_history = false,
+                "capthist" => f.capture_history = false,
                 _ => {
                     ablation.refused.push(name.to_string());
                     continue;

@@ -17,12 +17,20 @@
 //! Killer moves are kept by ply from the root; after two moves of the game those plies are
 //! other positions, so they are forgotten at each new search.
 
+use super::correction::Correction;
 use super::ordering::Heuristics;
+
+/// One search thread's tables.
+#[derive(Default)]
+pub struct ThreadMemory {
+    pub heur: Heuristics,
+    pub correction: Correction,
+}
 
 /// The tables of every search thread, kept between searches.
 #[derive(Default)]
 pub struct Memory {
-    threads: Vec<Heuristics>,
+    threads: Vec<ThreadMemory>,
 }
 
 impl Memory {
@@ -37,12 +45,12 @@ impl Memory {
 
     /// Tables for `n` threads, ready for a new search. Threads added since the last search
     /// start empty; with fewer threads the others' tables stay kept for a later search.
-    pub fn for_search(&mut self, n: usize) -> &mut [Heuristics] {
+    pub fn for_search(&mut self, n: usize) -> &mut [ThreadMemory] {
         while self.threads.len() < n {
-            self.threads.push(Heuristics::default());
+            self.threads.push(ThreadMemory::default());
         }
-        for heur in &mut self.threads[..n] {
-            heur.new_search();
+        for thread in &mut self.threads[..n] {
+            thread.heur.new_search();
         }
         &mut self.threads[..n]
     }

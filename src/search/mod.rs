@@ -7,6 +7,7 @@
 
 pub mod alphabeta;
 pub mod aspiration;
+pub mod correction;
 pub mod features;
 pub mod iterate;
 pub mod memory;
@@ -185,26 +186,32 @@ pub fn search_then(
         limits.threads.max(1)
     };
     let hard = limits.mode.time.hard_ms().map(Duration::from_millis);
-    let (main_heur, helper_heurs) = memory
+    let (main_memory, helper_memories) = memory
         .for_search(threads)
         .split_first_mut()
         .expect("at least one thread");
     std::thread::scope(|scope| {
-        for (id, heur) in (1..threads).zip(helper_heurs.iter_mut()) {
+        for (id, thread_memory) in (1..threads).zip(helper_memories.iter_mut()) {
             let root = root.clone();
             let moves = root_moves.clone();
             signals.helper_started();
             scope.spawn(move || {
                 let stopper = Stopper::helper(signals);
-                let mut searcher = Searcher::new(root, tt, stopper, limits.network.clone(), heur);
+                let mut searcher =
+                    Searcher::new(root, tt, stopper, limits.network.clone(), thread_memory);
                 searcher.mate_search = limits.mode.mate.is_some();
                 helper_loop(&mut searcher, &moves, id);
                 signals.helper_ended();
             });
         }
         let stopper = Stopper::new(signals, limits.mode.nodes, hard, true);
-        let mut searcher =
-            Searcher::new(root.clone(), tt, stopper, limits.network.clone(), main_heur);
+        let mut searcher = Searcher::new(
+            root.clone(),
+            tt,
+            stopper,
+            limits.network.clone(),
+            main_memory,
+        );
         searcher.mate_search = limits.mode.mate.is_some();
         let outcome = iterate::iterate(&mut searcher, root_moves, limits, report);
         answer(&outcome);

@@ -57,10 +57,15 @@ impl Searcher<'_> {
                 return h.score;
             }
         }
+        let raw_eval = if in_check {
+            -MATE_BOUND
+        } else {
+            hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
+        };
         let stand_pat = if in_check {
             -MATE + ply as i32
         } else {
-            hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
+            self.corrected(raw_eval)
         };
         if stand_pat >= beta {
             return stand_pat;
@@ -70,7 +75,11 @@ impl Searcher<'_> {
         let mut best = stand_pat;
         let mut best_move = None;
         let buffer = std::mem::take(&mut self.lists[ply]);
-        let mut picker = MovePicker::noisy(self.pos.board(), buffer);
+        let mut picker = MovePicker::noisy(
+            self.pos.board(),
+            self.feat.capture_history.then_some(&*self.heur),
+            buffer,
+        );
         if in_check && picker.is_empty() {
             self.lists[ply] = picker.into_buffer();
             return -MATE + ply as i32;
@@ -134,11 +143,10 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
-        let eval = if in_check { -MATE_BOUND } else { stand_pat };
         let entry = Entry {
             mv: best_move,
             score: best,
-            eval,
+            eval: raw_eval,
             depth: 0,
             bound,
         };

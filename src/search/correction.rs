@@ -1,0 +1,146 @@
+//! Correction history: what the searches of this game found the static evaluation gets wrong,
+//! kept by pawn structure and by each side's other pieces, and added to the evaluation.
+//!
+//! A network trained on a few million positions misjudges whole families of positions the
+//! same way: a pawn structure it over-rates, a piece set-up it under-rates. When a search
+//! below a node ends with an exact score, or a bound on the right side, far from the node's
+//! static evaluation, the difference is a lesson about that structure. The tables average
+//! these differences per structure (a running mean that weighs deep searches more), and every
+//! later evaluation of a position with the same structure is moved by them. The searches then
+//! prune with a better estimate: reverse futility, null move and futility all read it.
+//!
+//! The shape is the one measured in other engines: a pawn table (Stockfish, Alexandria #430)
+//! and one non-pawn table per colour, keyed by that colour's pieces other than pawns
+//! (Stormphrax #163 and #189, Clockwork #165 and #172: +10 to +40 Elo together). Each table is
+//! indexed by the side to move as well, since the error of an evaluation depends on who moves.
+//! The update is Alexandria's: the entry moves towards the new difference with a weight of
+//! min(d² + 2d + 1, 128)/256, in units of 1/256 cp, clamped to ±32 cp per table.
+
+use crate::rng::splitmix64;
+use crate::score::MATE_BOUND;
+use chess::{Board, Color, Piece};
+
+/// Entries per table and side to move (a power of two: the key's low bits index it).
+const SIZE: usize = 16_384;
+/// Entries are kept in 1/GRAIN centipawns, so small corrections still add up.
+const GRAIN: i32 = 256;
+/// The most one entry may correct: 32 cp.
+const LIMIT: i32 = 32 * GRAIN;
+/// The weight of a new observation is at most 128/256, for the deepest searches.
+const WEIGHT_SCALE: i32 = 256;
+const MAX_WEIGHT: i32 = 128;
+
+/// The tables, per search thread (`search::memory`).
+pub struct Correction {
+    /// [side to move][pawn key]
+    pawn: Box<[[i32; SIZE]; 2]>,
+    /// [side to move][colour of the pieces][that colour's non-pawn key]
+    non_pawn: Box<[[[i32; SIZE]; 2]; 2]>,
+}
+
+impl Default for Correction {
+    fn default() -> Self {
+        Correction {
+            pawn: Box::new([[0; SIZE]; 2]),
+            non_pawn: Box::new([[[0; SIZE]; 2]; 2]),
+        }
+    }
+}
+
+/// Where a position's structure sits in each table.
+struct Keys {
+    us: usize,
+    pawn: usize,
+    non_pawn: [usize; 2],
+}
+
+impl Keys {
+    /// The crate keeps no pawn hash (`Board::get_pawn_hash` returns 0), so the keys are
+    /// mixed here from the bitboards: a bijective mixer (SplitMix64's finaliser) per piece
+    /// set, so different structures collide only by chance.
+    fn of(board: &Board) -> Keys {
+        let pawns = board.pieces(Piece::Pawn);
+        let white = board.color_combined(Color::White);
+        let black = board.color_combined(Color::Black);
+        let pawn = splitmix64((pawns & white).0) ^ splitmix64((pawns & black).0 ^ 0x5bd1_e995);
+        let non_pawn = [Color::White, Color::Black].map(|c| {
+            let ours = *board.color_combined(c);
+            let mut h = c.to_index() as u64;
+            for piece in [
+                Piece::Knight,
+                Piece::Bishop,
+                Piece::Rook,
+                Piece::Queen,
+                Piece::King,
+            ] {
+                h = splitmix64(h ^ (board.pieces(piece) & ours).0);
+            }
+            h as usize % SIZE
+        });
+        Keys {
+            us: board.side_to_move().to_index(),
+            pawn: pawn as usize % SIZE,
+            non_pawn,
+        }
+    }
+}
+
+impl Correction {
+    /// The static evaluation `raw` of `board`, corrected; never a mate score.
+    #[inline]
+    pub fn correct(&self, board: &Board, raw: i32) -> i32 {
+        let k = Keys::of(board);
+        let pawn = self.pawn[k.us][k.pawn];
+        let non_pawn =
+            self.non_pawn[k.us][0][k.non_pawn[0]] + self.non_pawn[k.us][1][k.non_pawn[1]];
+        (raw + (pawn + non_pawn / 2) / GRAIN).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// A search of `depth` plies found `score` where the corrected static evaluation said
+    /// `eval`: move the entries of this structure towards the difference.
+    pub fn update(&mut self, board: &Board, depth: i32, eval: i32, score: i32) {
+        let k = Keys::of(board);
+        let diff = (score - eval).clamp(-LIMIT / GRAIN * 4, LIMIT / GRAIN * 4) * GRAIN;
+        let weight = (depth * depth + 2 * depth + 1).min(MAX_WEIGHT);
+        let nudge = |entry: &mut i32| {
+            *entry = ((*entry * (WEIGHT_SCALE - weight) + diff * weight) / WEIGHT_SCALE)
+                .clamp(-LIMIT, LIMIT);
+        };
+        nudge(&mut self.pawn[k.us][k.pawn]);
+        nudge(&mut self.non_pawn[k.us][0][k.non_pawn[0]]);
+        nudge(&mut self.non_pawn[k.us][1][k.non_pawn[1]]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    /// A lesson about one structure moves that structure's evaluation, by a bounded amount,
+    /// and leaves a different structure alone.
+    #[test]
+    fn a_lesson_moves_its_structure_and_no_other() {
+        let mut c = Correction::default();
+        let pos = Position::from_fen("4k3/pp3ppp/8/8/8/8/PP3PPP/4K3 w - - 0 1").expect("fen");
+        let other = Position::from_fen("4k3/p4ppp/8/8/8/8/PP3PPP/4K3 w - - 0 1").expect("fen");
+        assert_eq!(c.correct(pos.board(), 10), 10);
+        for _ in 0..50 {
+            c.update(pos.board(), 10, 10, 110);
+        }
+        // Every table is at its limit (32 cp), and the non-pawn pair counts half each.
+        assert_eq!(c.correct(pos.board(), 10), 10 + 32 + 32);
+        assert_eq!(
+            c.correct(other.board(), 10),
+            10 + 32,
+            "same pieces, other pawns"
+        );
+        // One shallow search moves an entry by (1+2+1)/256 of the difference.
+        let mut fresh = Correction::default();
+        fresh.update(pos.board(), 1, 0, 64);
+        assert_eq!(
+            fresh.pawn.iter().flatten().sum::<i32>(),
+            64 * GRAIN * 4 / 256
+        );
+    }
+}
