@@ -133,6 +133,14 @@ pub fn iterate(
             reason = StopReason::Nodes;
             break;
         }
+        if limits
+            .mode
+            .soft_nodes
+            .is_some_and(|soft| s.stop.nodes >= soft)
+        {
+            reason = StopReason::Nodes;
+            break;
+        }
         if let TimeLimit::Clock(budget) = &limits.mode.time {
             let scale = adjust::soft_scale(&limits.adjust, &progress);
             let soft = adjust::scaled_soft_ms(budget.soft_ms, budget.hard_ms, scale);

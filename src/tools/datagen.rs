@@ -2,10 +2,12 @@
 //! network (format in `packed.rs`).
 //!
 //! Each game starts from a book line followed by a few random plies, so that games differ
-//! even between runs with the same book, and is played by `selfplay::play_game` (fixed nodes
-//! per move, the same adjudication). Every position where the side to move was not in check,
-//! the move played was not a capture or promotion, and the score was not a mate is kept with
-//! the search score and the game's result.
+//! even between runs with the same book, and is played by `selfplay::play_game` (fixed or
+//! soft nodes per move, the same adjudication). A start position that a short search already
+//! scores as lost for one side (`--reject-score`) is not played: its game would teach only
+//! that a lost position is lost. Every position where the side to move was not in check, the
+//! move played was not a capture or promotion, and the score was not a mate is kept with the
+//! search score and the game's result.
 //!
 //! Thread t appends to `shard-t.bin` in the output folder. The shards end with exactly
 //! `--positions` positions: a thread claims its game's positions from the count still
@@ -19,6 +21,8 @@ use super::selfplay::{self, GameResult};
 use crate::position::Position;
 use crate::score::is_mate;
 use crate::search::ordering::is_noisy;
+use crate::search::{self, Limits, Signals};
+use crate::time::Mode;
 use crate::tt::TranspositionTable;
 use chess::Color;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -39,9 +43,13 @@ pub struct DatagenArgs {
     /// fit); a rerun adds up to this many.
     #[arg(long, default_value_t = 1_000_000)]
     pub positions: u64,
-    /// Nodes searched per move.
+    /// Nodes searched per move (a hard limit, which may cut an iteration).
     #[arg(long, default_value_t = 5_000)]
     pub nodes: u64,
+    /// A soft node limit instead: each move's search ends after the first iteration that
+    /// passes this many nodes (hard cap 20 times as many). Overrides --nodes.
+    #[arg(long)]
+    pub soft_nodes: Option<u64>,
     /// Openings, one FEN (or EPD) per line (Shredder-FEN lines are Chess960 positions).
     #[arg(long, required_unless_present = "chess960")]
     pub book: Option<PathBuf>,
@@ -49,9 +57,16 @@ pub struct DatagenArgs {
     /// book lines are) instead of a book.
     #[arg(long)]
     pub chess960: bool,
-    /// Random plies played after the book line: between 0 and this many.
+    /// Random plies played after the book line: between --min-random-plies and this many.
     #[arg(long, default_value_t = 6)]
     pub random_plies: u32,
+    /// The fewest random plies after the book line.
+    #[arg(long, default_value_t = 0)]
+    pub min_random_plies: u32,
+    /// Skip a start position that a short search (REJECT_NODES nodes) scores beyond ±CP
+    /// centipawns for the side to move.
+    #[arg(long, value_name = "CP")]
+    pub reject_score: Option<i32>,
     /// Games played at once, one shard each.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -98,11 +113,21 @@ fn prepare_shard(path: &Path) -> Result<u64, String> {
     Ok(whole)
 }
 
-/// A start position: a book line and up to `max_random` random legal plies (None if the game
-/// ended during them).
-fn start_position(book: &[Position], rng: &mut Rng, max_random: u32) -> Option<Position> {
+/// Nodes of the search that judges a start position for `--reject-score`: enough to see a
+/// piece hanging after the random plies, a small share of a game's nodes.
+pub const REJECT_NODES: u64 = 10_000;
+
+/// A start position: a book line and between `min_random` and `max_random` random legal
+/// plies (None if the game ended during them).
+fn start_position(
+    book: &[Position],
+    rng: &mut Rng,
+    min_random: u32,
+    max_random: u32,
+) -> Option<Position> {
     let mut pos = book[rng.below(book.len() as u64) as usize].clone();
-    let plies = rng.below(u64::from(max_random) + 1);
+    let min_random = min_random.min(max_random);
+    let plies = u64::from(min_random) + rng.below(u64::from(max_random - min_random) + 1);
     for _ in 0..plies {
         let moves: Vec<_> = pos.legal_moves().collect();
         if moves.is_empty() {
@@ -114,9 +139,21 @@ fn start_position(book: &[Position], rng: &mut Rng, max_random: u32) -> Option<P
     (!pos.legal_moves().is_empty()).then_some(pos)
 }
 
+/// Is `pos` within ±`limit` centipawns by a short search? (A start position that is not is
+/// decided before the game begins.)
+fn balanced(pos: &Position, limit: i32, tt: &TranspositionTable) -> bool {
+    tt.clear();
+    let limits = Limits {
+        mode: Mode::nodes(REJECT_NODES),
+        ..Limits::default()
+    };
+    let outcome = search::search(pos, &limits, tt, &Signals::new(false), &mut |_| {});
+    outcome.score.abs() <= limit
+}
+
 /// Play one game and return its kept positions as records.
-fn game_records(start: &Position, nodes: u64, tt: &TranspositionTable) -> Vec<u8> {
-    let game = selfplay::play_game(start, nodes, tt);
+fn game_records(start: &Position, mode: &Mode, tt: &TranspositionTable) -> Vec<u8> {
+    let game = selfplay::play_game(start, mode, tt);
     let result = match game.result {
         GameResult::WhiteWins => 2,
         GameResult::Draw => 1,
@@ -217,11 +254,17 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
     bar.set_position(existing);
     bar.reset_eta();
     let failure: Mutex<Option<String>> = Mutex::new(None);
+    let mode = match args.soft_nodes {
+        Some(soft) => Mode::soft_nodes(soft.max(1)),
+        None => Mode::nodes(args.nodes.max(1)),
+    };
+    let rejected = AtomicU64::new(0);
     let started = Instant::now();
     let last_log = &Mutex::new(started);
     std::thread::scope(|scope| {
         for (t, shard) in shards.iter().enumerate() {
             let (book, total, bar, failure) = (&book, &total, &bar, &failure);
+            let (mode, rejected) = (&mode, &rejected);
             scope.spawn(move || {
                 let fail = |e: String| {
                     *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
@@ -237,10 +280,17 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
                 let tt = TranspositionTable::new(hash);
                 while !STOP.load(Ordering::SeqCst) && total.load(Ordering::SeqCst) < args.positions
                 {
-                    let Some(start) = start_position(book, &mut rng, args.random_plies) else {
+                    let plies = (args.min_random_plies, args.random_plies);
+                    let Some(start) = start_position(book, &mut rng, plies.0, plies.1) else {
                         continue;
                     };
-                    let records = game_records(&start, args.nodes, &tt);
+                    if let Some(limit) = args.reject_score {
+                        if !balanced(&start, limit, &tt) {
+                            rejected.fetch_add(1, Ordering::Relaxed);
+                            continue;
+                        }
+                    }
+                    let records = game_records(&start, mode, &tt);
                     if STOP.load(Ordering::SeqCst) {
                         break;
                     }
@@ -263,11 +313,15 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
         return Err(e);
     }
     let done = total.load(Ordering::SeqCst);
+    let secs = started.elapsed().as_secs_f64().max(1e-3);
     eprintln!(
-        "{} positions in {} ({} new){}",
+        "{} positions in {} ({} new, {:.0} positions/s on {threads} threads, {} openings \
+         rejected){}",
         done,
         args.out.display(),
         done - existing,
+        (done - existing) as f64 / secs,
+        rejected.load(Ordering::Relaxed),
         if STOP.load(Ordering::SeqCst) {
             ", stopped by Ctrl-C"
         } else {
@@ -287,8 +341,8 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let mut rng = Rng(5);
         let book = [Position::startpos()];
-        let start = start_position(&book, &mut rng, 4).expect("a start position");
-        let bytes = game_records(&start, 300, &tt);
+        let start = start_position(&book, &mut rng, 0, 4).expect("a start position");
+        let bytes = game_records(&start, &Mode::nodes(300), &tt);
         assert_eq!(bytes.len() % RECORD_BYTES, 0);
         let records = decode_all(&bytes).expect("decodes");
         assert!(!records.is_empty());
@@ -317,5 +371,55 @@ mod tests {
         let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         assert_eq!(len, (RECORD_BYTES * 2) as u64);
         let _ = std::fs::remove_file(&path);
+    }
+
+    /// The random plies stay between the bounds asked for.
+    #[test]
+    fn random_plies_stay_within_their_bounds() {
+        let mut rng = Rng(11);
+        let book = [Position::startpos()];
+        for _ in 0..50 {
+            let Some(pos) = start_position(&book, &mut rng, 8, 9) else {
+                continue;
+            };
+            let plies = pos.game_ply();
+            assert!((8..=9).contains(&plies), "{plies} plies");
+        }
+    }
+
+    /// Queen odds are rejected, the start position is not.
+    #[test]
+    fn openings_a_short_search_sees_as_lost_are_rejected() {
+        let tt = TranspositionTable::new(1);
+        let odds = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            .expect("fen");
+        assert!(!balanced(&odds, 400, &tt));
+        assert!(balanced(&Position::startpos(), 400, &tt));
+    }
+
+    /// A soft node limit ends a search after a whole iteration: its tree is exactly that of
+    /// a fixed-depth search to the depth it reached, and that iteration passed the limit.
+    #[test]
+    fn a_soft_node_limit_ends_after_a_whole_iteration() {
+        let tt = TranspositionTable::new(4);
+        let pos = Position::startpos();
+        let run = |mode: Mode| {
+            tt.clear();
+            let limits = Limits {
+                mode,
+                ..Limits::default()
+            };
+            search::search(&pos, &limits, &tt, &Signals::new(false), &mut |_| {})
+        };
+        let soft = run(Mode::soft_nodes(5_000));
+        assert!(soft.nodes >= 5_000, "{} nodes", soft.nodes);
+        let fixed = run(Mode::depth(soft.depth));
+        assert_eq!(soft.nodes, fixed.nodes);
+        let shallower = run(Mode::depth(soft.depth - 1));
+        assert!(
+            shallower.nodes < 5_000,
+            "depth {} already passed the limit",
+            soft.depth - 1
+        );
     }
 }

@@ -156,9 +156,10 @@ impl Game {
     }
 }
 
-/// Plays one game from `start`, searching `nodes` nodes per move with table `tt`; the
-/// search keeps its memory for the game, as the engine does.
-pub fn play_game(start: &Position, nodes: u64, tt: &TranspositionTable) -> Game {
+/// Plays one game from `start`, each move a search in `mode` (fixed or soft nodes, so that
+/// a game does not depend on the machine) with table `tt`; the search keeps its memory for
+/// the game, as the engine does.
+pub fn play_game(start: &Position, mode: &Mode, tt: &TranspositionTable) -> Game {
     tt.clear();
     let mut memory = Memory::new();
     let mut pos = start.clone();
@@ -169,7 +170,7 @@ pub fn play_game(start: &Position, nodes: u64, tt: &TranspositionTable) -> Game 
     // White-view scores of the last searches.
     let mut scores: Vec<i32> = Vec::new();
     let limits = Limits {
-        mode: Mode::nodes(nodes),
+        mode: mode.clone(),
         ..Limits::default()
     };
     let (result, termination) = loop {
@@ -348,7 +349,7 @@ pub fn run(args: &SelfplayArgs) -> Result<bool, String> {
                         break;
                     }
                     let start = &book[opening_index(i, args.seed, book.len())];
-                    let game = play_game(start, args.nodes, &tt);
+                    let game = play_game(start, &Mode::nodes(args.nodes), &tt);
                     let pgn = game.to_pgn(i + 1);
                     let done = {
                         let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
@@ -447,7 +448,7 @@ mod tests {
             panic!("FEN rejected")
         };
         let tt = TranspositionTable::new(1);
-        let game = play_game(&start, 2_000, &tt);
+        let game = play_game(&start, &Mode::nodes(2_000), &tt);
         assert!(!game.moves.is_empty());
         let pgn = game.to_pgn(1);
         assert!(pgn.contains("40... "), "{pgn}");
@@ -474,7 +475,7 @@ mod tests {
         // White is a rook up: the game is won for White, by mate or adjudication.
         assert_eq!(game.result, GameResult::WhiteWins, "{pgn}");
         // Fixed nodes: the same game every time.
-        let again = play_game(&start, 2_000, &tt);
+        let again = play_game(&start, &Mode::nodes(2_000), &tt);
         assert_eq!(again.moves, game.moves);
     }
 }
