@@ -115,19 +115,6 @@ pub fn search(
     search_then(pos, limits, tt, &mut memory, signals, report, &mut |_| {})
 }
 
-/// [`search`] of a position of the game whose tables `memory` holds; the search adds what it
-/// learns to them.
-pub fn search_in_game(
-    pos: &Position,
-    limits: &Limits,
-    tt: &TranspositionTable,
-    memory: &mut Memory,
-    signals: &Signals,
-    report: &mut dyn FnMut(&Info),
-) -> Outcome {
-    search_then(pos, limits, tt, memory, signals, report, &mut |_| {})
-}
-
 /// [`search`], calling `answer` with the outcome as soon as the main thread is done, while
 /// the helper threads may still be running: the `bestmove` must not wait until every helper
 /// has noticed the stop and been joined (with more threads than cores a helper may not even
@@ -135,7 +122,7 @@ pub fn search_in_game(
 /// joined before this function returns, so whoever waits for it (the next `go`, a resize of
 /// the table) finds the table free. While an ended `go infinite` or `go ponder` waits in
 /// `answer` for the GUI, the helpers keep searching, as the main thread would have.
-/// Each thread learns into its own tables of `memory`.
+/// Each thread learns into its own tables of `memory`, the game's (`memory.rs`).
 pub fn search_then(
     pos: &Position,
     limits: &Limits,
@@ -280,7 +267,16 @@ mod tests {
                 ..Limits::default()
             };
             let pos = Position::startpos();
-            search_in_game(&pos, &limits, &tt, memory, &signals, &mut |_| {}).nodes
+            search_then(
+                &pos,
+                &limits,
+                &tt,
+                memory,
+                &signals,
+                &mut |_| {},
+                &mut |_| {},
+            )
+            .nodes
         };
         let mut memory = Memory::new();
         let fresh = nodes(&mut memory, 1);

@@ -203,7 +203,15 @@ pub fn play_game(start: &Position, mode: &Mode, tt: &TranspositionTable) -> Game
             break r;
         }
         let signals = Signals::new(false);
-        let outcome = search::search_in_game(&pos, &limits, tt, &mut memory, &signals, &mut |_| {});
+        let outcome = search::search_then(
+            &pos,
+            &limits,
+            tt,
+            &mut memory,
+            &signals,
+            &mut |_| {},
+            &mut |_| {},
+        );
         let Some(best) = outcome.best else {
             // Only when there is no legal move, handled above; end the game rather than loop.
             break (GameResult::Draw, "no move");
