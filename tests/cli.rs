@@ -128,3 +128,51 @@ fn datagen_writes_exactly_the_positions_asked_for() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The datagen options of issue 39 run end to end, and what they cannot mean is refused
+/// with a reason before any game is played.
+#[test]
+fn datagen_runs_with_soft_nodes_and_refuses_what_cannot_be_meant() {
+    let dir =
+        std::env::temp_dir().join(format!("sandglass-cli-datagen-soft-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/data/books/noob_3moves_5k.epd");
+    let out = dir.to_str().expect("temp paths are UTF-8");
+    let datagen = |extra: &[&str]| {
+        Command::new(BIN)
+            .args(["datagen", "--book", book, "--out", out, "--positions", "20"])
+            .args(extra)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
+    };
+    let run = datagen(&[
+        "--soft-nodes",
+        "200",
+        "--min-random-plies",
+        "8",
+        "--random-plies",
+        "9",
+        "--reject-score",
+        "400",
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert_eq!(shard_positions(&dir), 20, "{stderr}");
+    assert!(
+        stderr.contains("positions/s") && stderr.contains("openings rejected"),
+        "{stderr}"
+    );
+    for bad in [
+        &["--reject-score=-1"][..],
+        &["--min-random-plies", "9", "--random-plies", "8"][..],
+    ] {
+        let run = datagen(bad);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{bad:?} was accepted");
+        assert!(
+            stderr.contains("random-plies") || stderr.contains("reject-score"),
+            "{stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

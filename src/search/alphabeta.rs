@@ -305,7 +305,7 @@ impl<'a> Searcher<'a> {
             return alpha;
         }
         if ply >= MAX_PLY {
-            return self.evaluate(ply);
+            return self.corrected(self.evaluate(ply));
         }
 
         let key = self.pos.key();

@@ -3,8 +3,9 @@
 //!
 //! A network trained on a few million positions misjudges whole families of positions the
 //! same way: a pawn structure it over-rates, a piece set-up it under-rates. When a search
-//! below a node ends with an exact score, or a bound on the right side, far from the node's
-//! static evaluation, the difference is a lesson about that structure. The tables average
+//! below a node ends with an exact score, or a bound on the right side, away from the node's
+//! static evaluation, the difference is a lesson about that structure (any difference: a
+//! small one moves the entry a little). The tables average
 //! these differences per structure (a running mean that weighs deep searches more), and every
 //! later evaluation of a position with the same structure is moved by them. The searches then
 //! prune with a better estimate: reverse futility, null move and futility all read it.

@@ -8,7 +8,7 @@
 //! # From `go` to `bestmove`
 //!
 //! ```text
-//! go wtime … ──► decide(go, side to move, game, settings) ──► Mode { time, depth, nodes, mate, answer }
+//! go wtime … ──► decide(go, side to move, game, settings) ──► Mode { time, depth, nodes, soft_nodes, mate, answer }
 //!                     │ (a clock)                                   │
 //!                     ▼                                             ▼
 //!     allocate: Inputs ─► strategy plan ─► × allowance × slow mover × ponder ─► clamps ─► Budget { soft, hard, why }

@@ -65,7 +65,7 @@ pub struct DatagenArgs {
     pub min_random_plies: u32,
     /// Skip a start position that a short search (REJECT_NODES nodes) scores beyond ±CP
     /// centipawns for the side to move.
-    #[arg(long, value_name = "CP")]
+    #[arg(long, value_name = "CP", value_parser = clap::value_parser!(i32).range(0..))]
     pub reject_score: Option<i32>,
     /// Games played at once, one shard each.
     #[arg(long, default_value_t = 1)]
@@ -211,6 +211,12 @@ fn log_line(now: u64, existing: u64, target: u64, started: Instant, last: &Mutex
 }
 
 pub fn run(args: &DatagenArgs) -> Result<bool, String> {
+    if args.min_random_plies > args.random_plies {
+        return Err(format!(
+            "--min-random-plies {} is more than --random-plies {}",
+            args.min_random_plies, args.random_plies
+        ));
+    }
     let book = selfplay::openings(args.book.as_deref(), args.chess960)?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;

@@ -43,7 +43,11 @@ impl Searcher<'_> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY || qdepth >= QS_MAX_DEPTH {
-            return if in_check { DRAW } else { self.evaluate(ply) };
+            return if in_check {
+                DRAW
+            } else {
+                self.corrected(self.evaluate(ply))
+            };
         }
         let key = self.pos.key();
         let hit = self.tt.probe(key, ply);

@@ -59,8 +59,9 @@ pub struct TrainArgs {
     /// From this epoch on (counting from 1), the learning rate is also multiplied by
     /// --lr-drop: a late step down, which let Viridithas's networks settle into a minimum
     /// the decay alone approached slowly (+112 Elo there).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub lr_drop_epoch: Option<u64>,
+    /// The factor of that step down.
     #[arg(long, default_value_t = 0.1)]
     pub lr_drop: f32,
     /// AdamW weight decay.
