@@ -7,7 +7,7 @@
 mod nnue_stack;
 mod qsearch;
 
-use super::correction::Correction;
+use super::correction::{Correction, Keys};
 use super::features::Features;
 use super::memory::ThreadMemory;
 use super::ordering::{
@@ -177,14 +177,19 @@ impl<'a> Searcher<'a> {
             && see::wins_material_on(self.pos.board(), m.get_dest())
     }
 
-    /// The static evaluation `raw` of the position now, with the game's correction history.
+    /// The correction-history keys of the position now; None with correction history off.
     #[inline]
-    fn corrected(&self, raw: i32) -> i32 {
-        if self.feat.correction_history {
-            self.correction.correct(self.pos.board(), raw)
-        } else {
-            raw
-        }
+    fn correction_keys(&self) -> Option<Keys> {
+        self.feat
+            .correction_history
+            .then(|| Keys::of(self.pos.board()))
+    }
+
+    /// The static evaluation `raw` of the position with `keys`, with the game's correction
+    /// history.
+    #[inline]
+    fn corrected(&self, keys: Option<Keys>, raw: i32) -> i32 {
+        keys.map_or(raw, |k| self.correction.correct(k, raw))
     }
 
     /// Does the side to move have a piece other than pawns and king? Without one, zugzwang is
@@ -305,7 +310,7 @@ impl<'a> Searcher<'a> {
             return alpha;
         }
         if ply >= MAX_PLY {
-            return self.corrected(self.evaluate(ply));
+            return self.corrected(self.correction_keys(), self.evaluate(ply));
         }
 
         let key = self.pos.key();
@@ -337,10 +342,15 @@ impl<'a> Searcher<'a> {
         } else {
             hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
         };
+        let keys = if in_check {
+            None
+        } else {
+            self.correction_keys()
+        };
         let static_eval = if in_check {
             -INFINITY
         } else {
-            self.corrected(raw_eval)
+            self.corrected(keys, raw_eval)
         };
         // The stored score is a better estimate than the static eval when its bound allows.
         let eval = match hit {
@@ -615,15 +625,14 @@ impl<'a> Searcher<'a> {
         };
         // A score the bound says is on the far side of the evaluation teaches nothing;
         // neither do captures, whose gain the evaluation cannot see before they are made.
-        if !in_check
-            && self.feat.correction_history
-            && best_move.is_none_or(|m| !is_noisy(self.pos.board(), m))
-            && !is_mate(best_score)
-            && !(bound == Bound::Lower && best_score <= static_eval)
-            && !(bound == Bound::Upper && best_score >= static_eval)
-        {
-            self.correction
-                .update(self.pos.board(), depth, static_eval, best_score);
+        if let Some(k) = keys {
+            let teaches_nothing = best_move.is_some_and(|m| is_noisy(self.pos.board(), m))
+                || is_mate(best_score)
+                || (bound == Bound::Lower && best_score <= static_eval)
+                || (bound == Bound::Upper && best_score >= static_eval);
+            if !teaches_nothing {
+                self.correction.update(k, depth, static_eval, best_score);
+            }
         }
         let entry = Entry {
             mv: best_move,

@@ -48,8 +48,10 @@ impl Default for Correction {
     }
 }
 
-/// Where a position's structure sits in each table.
-struct Keys {
+/// Where a position's structure sits in each table: computed once per node and used both to
+/// correct its evaluation and to learn from its search.
+#[derive(Clone, Copy)]
+pub struct Keys {
     us: usize,
     pawn: usize,
     non_pawn: [usize; 2],
@@ -59,7 +61,7 @@ impl Keys {
     /// The crate keeps no pawn hash (`Board::get_pawn_hash` returns 0), so the keys are
     /// mixed here from the bitboards: a bijective mixer (SplitMix64's finaliser) per piece
     /// set, so different structures collide only by chance.
-    fn of(board: &Board) -> Keys {
+    pub fn of(board: &Board) -> Keys {
         let pawns = board.pieces(Piece::Pawn);
         let white = board.color_combined(Color::White);
         let black = board.color_combined(Color::Black);
@@ -87,10 +89,10 @@ impl Keys {
 }
 
 impl Correction {
-    /// The static evaluation `raw` of `board`, corrected; never a mate score.
+    /// The static evaluation `raw` of the position with keys `k`, corrected; never a mate
+    /// score.
     #[inline]
-    pub fn correct(&self, board: &Board, raw: i32) -> i32 {
-        let k = Keys::of(board);
+    pub fn correct(&self, k: Keys, raw: i32) -> i32 {
         let pawn = self.pawn[k.us][k.pawn];
         let non_pawn =
             self.non_pawn[k.us][0][k.non_pawn[0]] + self.non_pawn[k.us][1][k.non_pawn[1]];
@@ -99,8 +101,7 @@ impl Correction {
 
     /// A search of `depth` plies found `score` where the corrected static evaluation said
     /// `eval`: move the entries of this structure towards the difference.
-    pub fn update(&mut self, board: &Board, depth: i32, eval: i32, score: i32) {
-        let k = Keys::of(board);
+    pub fn update(&mut self, k: Keys, depth: i32, eval: i32, score: i32) {
         let diff = (score - eval).clamp(-LIMIT / GRAIN * 4, LIMIT / GRAIN * 4) * GRAIN;
         let weight = (depth * depth + 2 * depth + 1).min(MAX_WEIGHT);
         let nudge = |entry: &mut i32| {
@@ -125,20 +126,20 @@ mod tests {
         let mut c = Correction::default();
         let pos = Position::from_fen("4k3/pp3ppp/8/8/8/8/PP3PPP/4K3 w - - 0 1").expect("fen");
         let other = Position::from_fen("4k3/p4ppp/8/8/8/8/PP3PPP/4K3 w - - 0 1").expect("fen");
-        assert_eq!(c.correct(pos.board(), 10), 10);
+        assert_eq!(c.correct(Keys::of(pos.board()), 10), 10);
         for _ in 0..50 {
-            c.update(pos.board(), 10, 10, 110);
+            c.update(Keys::of(pos.board()), 10, 10, 110);
         }
         // Every table is at its limit (32 cp), and the non-pawn pair counts half each.
-        assert_eq!(c.correct(pos.board(), 10), 10 + 32 + 32);
+        assert_eq!(c.correct(Keys::of(pos.board()), 10), 10 + 32 + 32);
         assert_eq!(
-            c.correct(other.board(), 10),
+            c.correct(Keys::of(other.board()), 10),
             10 + 32,
             "same pieces, other pawns"
         );
         // One shallow search moves an entry by (1+2+1)/256 of the difference.
         let mut fresh = Correction::default();
-        fresh.update(pos.board(), 1, 0, 64);
+        fresh.update(Keys::of(pos.board()), 1, 0, 64);
         assert_eq!(
             fresh.pawn.iter().flatten().sum::<i32>(),
             64 * GRAIN * 4 / 256

@@ -286,8 +286,8 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
                 let tt = TranspositionTable::new(hash);
                 while !STOP.load(Ordering::SeqCst) && total.load(Ordering::SeqCst) < args.positions
                 {
-                    let plies = (args.min_random_plies, args.random_plies);
-                    let Some(start) = start_position(book, &mut rng, plies.0, plies.1) else {
+                    let (min, max) = (args.min_random_plies, args.random_plies);
+                    let Some(start) = start_position(book, &mut rng, min, max) else {
                         continue;
                     };
                     if let Some(limit) = args.reject_score {

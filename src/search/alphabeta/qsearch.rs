@@ -46,7 +46,7 @@ impl Searcher<'_> {
             return if in_check {
                 DRAW
             } else {
-                self.corrected(self.evaluate(ply))
+                self.corrected(self.correction_keys(), self.evaluate(ply))
             };
         }
         let key = self.pos.key();
@@ -69,7 +69,7 @@ impl Searcher<'_> {
         let stand_pat = if in_check {
             -MATE + ply as i32
         } else {
-            self.corrected(raw_eval)
+            self.corrected(self.correction_keys(), raw_eval)
         };
         if stand_pat >= beta {
             return stand_pat;
