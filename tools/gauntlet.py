@@ -10,6 +10,11 @@ Every count must be 0 with the default Move Overhead.
 
     tools/gauntlet.py target/release/sandglass --games 100 [--opponents self,glaurung]
         [--controls 1+0.01,2+0,40/2,st=0.05,10+0.1] [--out DIR] [--fastchess PATH]
+    tools/gauntlet.py --report DIR [DIR ...]
+
+`--report` prints the table again from the games already in one or more `--out` folders, so
+that runs split by thread count or by games per control make one table, ordered by control
+with a subtotal for each.
 
 Opponents are found on PATH or in /usr/games (Debian's packages glaurung, stockfish,
 ethereal-chess, toga2, …); fastchess by --fastchess, $FASTCHESS or PATH. A missing one is
@@ -19,6 +24,7 @@ target/gauntlet/<date-time>/): the binary's copy (so rebuilding during a long ru
 change the player), and per match fastchess's PGN and output.
 """
 import argparse
+import json
 import os
 import shlex
 import shutil
@@ -47,29 +53,88 @@ def sandglass_figures(games, player, opponent):
 
 
 def table(rows):
-    """The Markdown table, and whether every count is 0."""
-    lines = ["| control | opponent | games | score | time forfeits | illegal moves | crashes | stalls | "
-             "lowest clock left | lowest before refill |", "|---|---|---|---|---|---|---|---|---|---|"]
-    total, games = dict.fromkeys(fastchess_pgn.INCIDENTS, 0), 0
-    for tc, opp, f in rows:
+    """The Markdown table of rows (control, threads, opponent, figures or None when the match
+    failed), in the given order, with a subtotal after each control's last row when a control
+    has several; and whether every count is 0."""
+    lines = ["| control | threads | opponent | games | score | time forfeits | illegal moves | crashes | stalls | "
+             "lowest clock left | lowest before refill |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    everything = total_line("all", rows)
+    for i, (tc, threads, opp, f) in enumerate(rows):
         if f is None:
-            lines.append(f"| {tc} | {opp} | match failed | | | | | | | |")
-            continue
-        games += f["games"]
+            lines.append(f"| {tc} | {threads} | {opp} | match failed | | | | | | | |")
+        else:
+            inc = f["incidents"]
+            lines.append(f"| {tc} | {threads} | {opp} | {f['games']} | {fastchess_pgn.fmt_pct(f['score'])} | "
+                         f"{inc['time forfeit']} | {inc['illegal move']} | {inc['crash']} | {inc['stall']} | "
+                         f"{fastchess_pgn.fmt_ms(f['lowest_ms'])} | {fastchess_pgn.fmt_ms(f['before_refill_lowest_ms'])} |")
+        same = [r for r in rows if r[0] == tc]
+        if len(same) > 1 and (i + 1 == len(rows) or rows[i + 1][0] != tc):
+            lines.append(total_line(f"**{tc}**", same)[0])
+    lines.append(everything[0])
+    return "\n".join(lines), everything[1]
+
+
+def total_line(label, rows):
+    """A subtotal row over rows: games, incidents, and the lowest clocks; and whether every
+    match played and every count is 0."""
+    played = [f for _, _, _, f in rows if f is not None]
+    total = dict.fromkeys(fastchess_pgn.INCIDENTS, 0)
+    for f in played:
         for k in total:
             total[k] += f["incidents"][k]
-        inc = f["incidents"]
-        lines.append(f"| {tc} | {opp} | {f['games']} | {fastchess_pgn.fmt_pct(f['score'])} | {inc['time forfeit']} | "
-                     f"{inc['illegal move']} | {inc['crash']} | {inc['stall']} | "
-                     f"{fastchess_pgn.fmt_ms(f['lowest_ms'])} | {fastchess_pgn.fmt_ms(f['before_refill_lowest_ms'])} |")
-    lines.append(f"| all | | {games} | | {total['time forfeit']} | {total['illegal move']} | {total['crash']} | "
-                 f"{total['stall']} | | |")
-    return "\n".join(lines), all(v == 0 for v in total.values()) and all(f for _, _, f in rows)
+    low = [f["lowest_ms"] for f in played if f["lowest_ms"] is not None]
+    refill = [f["before_refill_lowest_ms"] for f in played if f["before_refill_lowest_ms"] is not None]
+    line = (f"| {label} | | | {sum(f['games'] for f in played)} | | {total['time forfeit']} | "
+            f"{total['illegal move']} | {total['crash']} | {total['stall']} | "
+            f"{fastchess_pgn.fmt_ms(min(low) if low else None)} | {fastchess_pgn.fmt_ms(min(refill) if refill else None)} |")
+    return line, len(played) == len(rows) and all(v == 0 for v in total.values())
+
+
+def threads_of(options):
+    """Sandglass's Threads in a list of NAME=VALUE options (1 when not set)."""
+    for o in options:
+        name, _, value = o.partition("=")
+        if name.strip().lower() == "threads":
+            return value.strip()
+    return "1"
+
+
+def report(folders):
+    """Rows for every match PGN in the folders: the control from the games' TimeControl tag,
+    the opponent from the players' names, Sandglass's Threads from fastchess's config.json
+    (which gauntlet runs write beside the games); sorted by control, threads, opponent."""
+    rows = []
+    for folder in folders:
+        options = []
+        try:
+            with open(os.path.join(folder, "config.json"), encoding="utf-8") as f:
+                options = [f"{k}={v}" for k, v in json.load(f)["engines"][0]["options"]]
+        except (OSError, ValueError, KeyError, IndexError, TypeError):
+            pass
+        for name in sorted(os.listdir(folder)):
+            if not name.endswith(".pgn"):
+                continue
+            games = fastchess_pgn.read_games(os.path.join(folder, name))
+            if not games:
+                continue
+            names = {g.white for g in games} | {g.black for g in games}
+            others = sorted(names - {"sandglass", "sandglass-2"})
+            opp = others[0] if others else None
+            tc = games[0].headers.get("TimeControl", "?")
+            rows.append((tc, threads_of(options), opp or "self", sandglass_figures(games, "sandglass", opp)))
+    return sorted(rows, key=lambda r: (control_order(r[0]), r[1], r[2]))
+
+
+def control_order(text):
+    """Shorter controls first: by the time a side is given for 40 moves."""
+    tc = fastchess_pgn.TimeControl.parse(text)
+    return tc.given_by(40) if tc else float("inf")
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("engine")
+    p.add_argument("engine", nargs="?")
+    p.add_argument("--report", nargs="+", metavar="DIR", help="print the table of these --out folders' games")
     p.add_argument("--games", type=int, default=100, help="games per control and opponent (even: pairs)")
     p.add_argument("--opponents", default="self,glaurung")
     p.add_argument("--controls", default="1+0.01,2+0,40/2,st=0.05,10+0.1")
@@ -77,6 +142,12 @@ def main():
     p.add_argument("--option", action="append", default=[], help="UCI option for Sandglass, NAME=VALUE")
     fastchess_run.add_arguments(p)
     args = p.parse_args()
+    if args.report:
+        text, clean = table(report(args.report))
+        print(text)
+        return 0 if clean else 1
+    if not args.engine:
+        p.error("the engine to play, or --report DIR")
 
     controls = [(text, fastchess_pgn.TimeControl.parse(text)) for text in args.controls.split(",")]
     bad = [text for text, tc in controls if tc is None]
@@ -94,6 +165,7 @@ def main():
     book = os.path.abspath(args.book)
 
     rows = []
+    threads = threads_of(args.option)
     for text, tc in controls:
         for opp in opponents:
             tag = f"{text.replace('/', 'per').replace('=', '')}-{opp}"
@@ -108,10 +180,10 @@ def main():
                 code, _ = fastchess_run.play(cmd, out, os.path.join(out, tag + ".out"))
             if code != 0 or not os.path.exists(pgn):
                 print(f"  {text} vs {opp}: fastchess exited with {code}; see {tag}.out", flush=True)
-                rows.append((text, opp, None))
+                rows.append((text, threads, opp, None))
                 continue
             f = sandglass_figures(fastchess_pgn.read_games(pgn), "sandglass", None if opp == "self" else opp)
-            rows.append((text, opp, f))
+            rows.append((text, threads, opp, f))
             print(f"  {text} vs {opp}: {f['games']} games, score {fastchess_pgn.fmt_pct(f['score'])}, "
                   f"{f['incidents']}, lowest clock {fastchess_pgn.fmt_ms(f['lowest_ms'])}", flush=True)
 

@@ -172,9 +172,9 @@ class GauntletRow(unittest.TestCase):
         self.assertEqual((f["games"], f["score"], sum(f["incidents"].values())), (2, 1.0, 0))
         f = gauntlet.sandglass_figures(fp.read_games(sample("fastchess_incidents.pgn")), "crash", "sandglass")
         self.assertEqual((f["games"], f["score"], f["incidents"]["crash"]), (2, 0.0, 2))
-        text, clean = gauntlet.table([("1+0.01", "crash", f)])
+        text, clean = gauntlet.table([("1+0.01", "1", "crash", f)])
         self.assertFalse(clean)
-        self.assertIn("| 1+0.01 | crash | 2 | 0.0% | 0 | 0 | 2 | 0 | ", text)
+        self.assertIn("| 1+0.01 | 1 | crash | 2 | 0.0% | 0 | 0 | 2 | 0 | ", text)
 
     def test_self_play_counts_both_sides(self):
         # The self-play sample under the names gauntlet gives in self-play: the player and "-2".
@@ -184,9 +184,39 @@ class GauntletRow(unittest.TestCase):
                 g.headers[side] = {"sandglass-a": "sandglass", "sandglass-b": "sandglass-2"}[g.headers[side]]
         f = gauntlet.sandglass_figures(games, "sandglass", None)
         self.assertEqual((f["games"], f["score"], f["lowest_ms"]), (8, 5.5 / 8, 172.0))
-        text, clean = gauntlet.table([("1+0.01", "self", f)])
+        text, clean = gauntlet.table([("1+0.01", "1", "self", f)])
         self.assertTrue(clean)
-        self.assertIn("| 1+0.01 | self | 8 | 68.8% | 0 | 0 | 0 | 0 | 172 ms | n/a |", text)
+        self.assertIn("| 1+0.01 | 1 | self | 8 | 68.8% | 0 | 0 | 0 | 0 | 172 ms | n/a |", text)
+
+    def test_report_joins_folders_by_control_with_subtotals(self):
+        # Two --out folders: one run at Threads 2 (fastchess's config.json says so) against
+        # "slow", one without a config against itself; both at 1+0.01, so one subtotal.
+        with tempfile.TemporaryDirectory() as tmp:
+            two, one = os.path.join(tmp, "t2"), os.path.join(tmp, "t1")
+            os.mkdir(two)
+            os.mkdir(one)
+            with open(sample("fastchess_forfeits.pgn"), encoding="utf-8") as f:
+                forfeits = f.read()
+            with open(os.path.join(two, "1+0.01-slow.pgn"), "w", encoding="utf-8") as f:
+                f.write(forfeits)
+            with open(os.path.join(two, "config.json"), "w", encoding="utf-8") as f:
+                json.dump({"engines": [{"name": "sandglass", "options": [["Threads", "2"]]}]}, f)
+            with open(sample("fastchess_selfplay.pgn"), encoding="utf-8") as f:
+                selfplay = f.read().replace('"sandglass-a"', '"sandglass"').replace('"sandglass-b"', '"sandglass-2"')
+            with open(os.path.join(one, "1+0.01-self.pgn"), "w", encoding="utf-8") as f:
+                f.write(selfplay)
+            rows = gauntlet.report([two, one])
+        self.assertEqual([(tc, threads, opp, f["games"]) for tc, threads, opp, f in rows],
+                         [("1+0.01", "1", "self", 8), ("1+0.01", "2", "slow", 2)])
+        text, clean = gauntlet.table(rows)
+        self.assertTrue(clean)
+        self.assertIn("| 1+0.01 | 2 | slow | 2 | 100.0% | 0 | 0 | 0 | 0 | ", text)
+        self.assertIn("| **1+0.01** | | | 10 | | 0 | 0 | 0 | 0 | ", text)
+        self.assertTrue(text.endswith("| all | | | 10 | | 0 | 0 | 0 | 0 | 172 ms | n/a |"), text)
+
+    def test_threads_come_from_the_options(self):
+        self.assertEqual(gauntlet.threads_of(["Hash=16", "threads = 2"]), "2")
+        self.assertEqual(gauntlet.threads_of(["Hash=16"]), "1")
 
 
 if __name__ == "__main__":
