@@ -90,6 +90,29 @@ fn a_tool_names_the_ablation_it_took_and_refused() {
     );
 }
 
+/// `epd --nodes` searches a fixed number of nodes per position, so two runs print the same
+/// moves and the same score whatever the load (what lets a suite screen a search change while
+/// matches hold the cores); `--nodes 0` is refused.
+#[test]
+fn epd_with_a_node_limit_repeats_itself() {
+    let epd = concat!(env!("CARGO_MANIFEST_DIR"), "/data/epd/wac.epd");
+    let run = |nodes: &str| {
+        Command::new(BIN)
+            .args(["epd", epd, "--nodes", nodes, "--limit", "12"])
+            .output()
+            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
+    };
+    let (first, second) = (run("3000"), run("3000"));
+    let text = String::from_utf8_lossy(&first.stdout);
+    assert!(first.status.success(), "{text}");
+    assert!(
+        text.contains("/12 (") && text.contains("at 3000 nodes per position"),
+        "{text}"
+    );
+    assert_eq!(first.stdout, second.stdout);
+    assert!(!run("0").status.success());
+}
+
 /// Positions in the shards of `dir`.
 fn shard_positions(dir: &std::path::Path) -> u64 {
     let bytes: u64 = std::fs::read_dir(dir)

@@ -1,4 +1,5 @@
-//! `sandglass epd FILE [--movetime MS]`: run a test suite of positions with known best moves.
+//! `sandglass epd FILE [--movetime MS | --nodes N]`: run a test suite of positions with known
+//! best moves.
 //!
 //! Each EPD line is a position (the four FEN fields) and operations: `bm` (best moves: solved
 //! if the engine plays one of them), `am` (avoid moves: solved if it plays none), `id`, and for
@@ -19,6 +20,10 @@ pub struct EpdArgs {
     /// Thinking time per position, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub movetime: u64,
+    /// A fixed number of nodes per position instead: the same moves on any machine and under
+    /// any load, so that a suite can screen a search change while matches hold the cores.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
     /// Only the first N positions.
     #[arg(long)]
     pub limit: Option<usize>,
@@ -129,12 +134,12 @@ pub fn parse_line(line: &str) -> Result<Option<Test>, String> {
     Ok(Some(test))
 }
 
-/// The move Sandglass plays after `movetime` ms.
-pub fn think(fen: &str, movetime: u64, tt: &TranspositionTable) -> Option<ChessMove> {
+/// The move Sandglass plays in `mode` (a move time or a node count).
+pub fn think(fen: &str, mode: Mode, tt: &TranspositionTable) -> Option<ChessMove> {
     let pos = Position::from_fen(fen).ok()?;
     tt.clear();
     let limits = Limits {
-        mode: Mode::movetime(movetime),
+        mode,
         ..Limits::default()
     };
     let signals = Signals::new(false);
@@ -145,6 +150,13 @@ pub fn run(args: &EpdArgs) -> Result<bool, String> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| format!("cannot read {}: {e}", args.file))?;
     let tt = TranspositionTable::new(args.hash);
+    let (mode, limit) = match args.nodes {
+        Some(n) => (Mode::nodes(n), format!("{n} nodes")),
+        None => (
+            Mode::movetime(args.movetime),
+            format!("{} ms", args.movetime),
+        ),
+    };
     let (mut total, mut solved, mut points, mut max_points) = (0, 0, 0u32, 0u32);
     // Per theme (the id without its number), for STS: (points, positions).
     let mut themes: BTreeMap<String, (u32, u32)> = BTreeMap::new();
@@ -161,7 +173,7 @@ pub fn run(args: &EpdArgs) -> Result<bool, String> {
             }
         };
         total += 1;
-        let Some(played) = think(&test.fen, args.movetime, &tt) else {
+        let Some(played) = think(&test.fen, mode.clone(), &tt) else {
             println!("{}: no move", test.id);
             continue;
         };
@@ -201,9 +213,8 @@ pub fn run(args: &EpdArgs) -> Result<bool, String> {
         );
     }
     println!(
-        "solved {solved}/{total} ({:.1}%) at {} ms per position",
+        "solved {solved}/{total} ({:.1}%) at {limit} per position",
         100.0 * solved as f64 / total.max(1) as f64,
-        args.movetime
     );
     Ok(true)
 }
