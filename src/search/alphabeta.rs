@@ -15,7 +15,7 @@ use super::ordering::{
 };
 use super::see;
 use super::stopper::Stopper;
-use crate::eval::nnue::Network;
+use crate::eval::nnue::{Delta, Network};
 use crate::position::{gives_check, Position};
 use crate::score::{is_mate, DRAW, INFINITY, MATE, MATE_BOUND};
 use crate::tt::{Bound, Entry, TranspositionTable};
@@ -153,10 +153,14 @@ impl<'a> Searcher<'a> {
 
     fn make(&mut self, ply: usize, m: ChessMove) {
         self.piece_tos[ply + 1] = Some(piece_to(self.pos.board(), m));
-        if let Some(n) = &mut self.nnue {
-            n.make(ply, self.pos.board(), m);
-        }
+        // The network's change is read from the board before the move, and applied after the
+        // child's table bucket is asked for, so that the two overlap.
+        let delta = self.nnue.is_some().then(|| Delta::of(self.pos.board(), m));
         self.pos.make_move(m);
+        self.tt.prefetch(self.pos.key());
+        if let (Some(n), Some(delta)) = (&mut self.nnue, delta) {
+            n.apply(ply, &delta);
+        }
         self.moves[ply + 1] = Some(m);
         self.null_at[ply + 1] = false;
     }

@@ -5,7 +5,7 @@ use super::Searcher;
 use crate::eval::evaluate;
 use crate::eval::nnue::{Accumulator, Delta, Network, EVAL_LIMIT_NNUE};
 use crate::search::ordering::MAX_PLY;
-use chess::{Board, ChessMove};
+use chess::Board;
 use std::sync::Arc;
 
 pub struct NnueStack {
@@ -20,12 +20,11 @@ impl NnueStack {
         NnueStack { net, accs }
     }
 
-    /// The accumulator of ply + 1 after `m` is made on `board` (the board at `ply`).
+    /// The accumulator of ply + 1: ply's changed by `delta`, the move made there.
     #[inline]
-    pub fn make(&mut self, ply: usize, board: &Board, m: ChessMove) {
-        let delta = Delta::of(board, m);
+    pub fn apply(&mut self, ply: usize, delta: &Delta) {
         let (done, next) = self.accs.split_at_mut(ply + 1);
-        next[0].apply(&done[ply], &self.net, &delta);
+        next[0].apply(&done[ply], &self.net, delta);
     }
 
     pub fn make_null(&mut self, ply: usize) {
