@@ -5,6 +5,7 @@
 //! PV nodes where the exact score matters).
 
 mod nnue_stack;
+mod probcut;
 mod qsearch;
 
 use super::correction::{Correction, Keys};
@@ -22,7 +23,21 @@ use crate::tt::{Bound, Entry, TranspositionTable};
 use chess::{ChessMove, Piece};
 use nnue_stack::NnueStack;
 use once_cell::sync::Lazy;
+use probcut::ProbcutNode;
 use std::sync::Arc;
+
+/// How far below the singular beta the search without the table move must fail for a double
+/// extension (Stockfish's shape; a round value for this engine's scale, not tuned).
+const DOUBLE_MARGIN: i32 = 20;
+/// Double extensions a line from the root may take.
+const DOUBLE_EXTENSIONS: u8 = 6;
+/// History pruning: up to this depth, a quiet move whose history (the sum of plain and
+/// continuation histories, each within ±16,384) is below −[`HISTORY_PRUNING_MARGIN`] × depth
+/// is not searched (Stockfish's shape).
+const HISTORY_PRUNING_DEPTH: i32 = 4;
+/// A round value for this engine's small bonuses (min(8·depth², 1,200)); MEASUREMENTS.md
+/// ("search bundle 2") has how many quiet moves fall below it.
+const HISTORY_PRUNING_MARGIN: i32 = 2_000;
 
 /// Late-move reduction in plies, by depth and move number: ln(d)·ln(m)/2.25 + 0.75, the shape
 /// most engines derive from (e.g. Ethereal and Stockfish use log·log tables of this kind).
@@ -58,6 +73,9 @@ pub struct Searcher<'a> {
     null_at: [bool; MAX_PLY + 2],
     /// The move a singular-extension search at that ply leaves out.
     excluded: [Option<ChessMove>; MAX_PLY + 2],
+    /// Double extensions on the line from the root to each ply: each one deepens the whole
+    /// line below it, so a line may take only [`DOUBLE_EXTENSIONS`].
+    double_exts: [u8; MAX_PLY + 2],
     /// Depth of the current root iteration, to bound how far extensions can carry a line.
     root_depth: i32,
     /// Move-list buffers, one per ply, lent to the move pickers.
@@ -112,6 +130,7 @@ impl<'a> Searcher<'a> {
             piece_tos: [None; MAX_PLY + 2],
             null_at: [false; MAX_PLY + 2],
             excluded: [None; MAX_PLY + 2],
+            double_exts: [0; MAX_PLY + 2],
             root_depth: 0,
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             mate_search: false,
@@ -163,6 +182,7 @@ impl<'a> Searcher<'a> {
         }
         self.moves[ply + 1] = Some(m);
         self.null_at[ply + 1] = false;
+        self.double_exts[ply + 1] = self.double_exts[ply];
     }
 
     /// Was the move into this node a quiet rook or queen move whose piece can now be taken
@@ -395,6 +415,7 @@ impl<'a> Searcher<'a> {
                 self.moves[ply + 1] = None;
                 self.piece_tos[ply + 1] = None;
                 self.null_at[ply + 1] = true;
+                self.double_exts[ply + 1] = self.double_exts[ply];
                 if let Some(n) = &mut self.nnue {
                     n.make_null(ply);
                 }
@@ -416,10 +437,28 @@ impl<'a> Searcher<'a> {
             depth -= 1;
         }
 
+        if !pv_node && !in_check && excluded.is_none() {
+            let node = ProbcutNode {
+                depth,
+                beta,
+                ply,
+                key,
+                static_eval,
+                raw_eval,
+                hit,
+                cut_node,
+            };
+            if let Some(score) = self.probcut(node) {
+                return score;
+            }
+        }
+
         // Singular extension: if every move but the table's best fails well below the score
         // the table promises, that move is the only good one here, and the line is searched a
-        // ply deeper. If even without it the node fails high by a margin, several moves beat
-        // beta and the node is cut at once (multi-cut).
+        // ply deeper (two when it fails below by a margin, outside the PV). If even without it
+        // the node fails high by a margin, several moves beat beta and the node is cut at
+        // once (multi-cut); if only the table's score clears beta, the table move is not the
+        // only good one and is searched a ply less (negative extension).
         let mut singular = 0;
         if let (true, Some(h), Some(tm)) = (self.feat.singular_extension, hit, tt_move) {
             if ply > 0
@@ -444,9 +483,19 @@ impl<'a> Searcher<'a> {
                     return DRAW;
                 }
                 if score < singular_beta {
-                    singular = 1;
+                    singular = if self.feat.double_extension
+                        && !pv_node
+                        && score < singular_beta - DOUBLE_MARGIN
+                        && self.double_exts[ply] < DOUBLE_EXTENSIONS
+                    {
+                        2
+                    } else {
+                        1
+                    };
                 } else if singular_beta >= beta {
                     return singular_beta;
+                } else if self.feat.negative_extension && h.score >= beta {
+                    singular = -1;
                 }
             }
         }
@@ -515,6 +564,12 @@ impl<'a> Searcher<'a> {
                         || (self.feat.quiet_see_pruning
                             && depth <= 8
                             && !see::see_ge(board, m, -64 * depth))
+                    // A quiet move whose history says it has failed again and again. A
+                    // quiet move's ordering score is its history, except the table move's,
+                    // the killers' and the counter move's, which are large and positive.
+                        || (self.feat.history_pruning
+                            && depth <= HISTORY_PRUNING_DEPTH
+                            && order < -HISTORY_PRUNING_MARGIN * depth)
                 } else {
                     // Captures that lose more than the depth can make up for.
                     self.feat.see_pruning
@@ -540,11 +595,16 @@ impl<'a> Searcher<'a> {
             self.make(ply, m);
             let gives_check = self.pos.in_check();
             let check_ext = i32::from(self.feat.check_extension && gives_check);
-            let ext = if Some(m) == tt_move {
-                check_ext.max(singular)
-            } else {
-                check_ext
+            // A table move that checks keeps its depth under a negative extension (the check
+            // extension and the reduction cancel), unlike Stockfish, where the check loses.
+            let ext = match (Some(m) == tt_move, singular) {
+                (true, -1) => check_ext - 1,
+                (true, _) => check_ext.max(singular),
+                (false, _) => check_ext,
             };
+            if ext >= 2 {
+                self.double_exts[ply + 1] += 1;
+            }
             let new_depth = depth - 1 + ext;
             let mut r = 0;
             if late_quiet && !gives_check {

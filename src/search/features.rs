@@ -70,10 +70,18 @@ pub struct Features {
     pub correction_history: bool,
     /// Capture history orders captures within their SEE class.
     pub capture_history: bool,
+    /// A table move far more singular than the singular margin asks is extended two plies.
+    pub double_extension: bool,
+    /// A table move that is not singular but whose score clears beta is searched a ply less.
+    pub negative_extension: bool,
+    /// Quiet moves with a poor history are pruned near the leaves.
+    pub history_pruning: bool,
+    /// ProbCut: a capture whose shallow search beats beta by a margin cuts the node.
+    pub probcut: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 17] = [
+    pub const NAMES: [&'static str; 21] = [
         "nmp",
         "lmr",
         "rfp",
@@ -91,6 +99,10 @@ impl Features {
         "rfpguard",
         "corrhist",
         "capthist",
+        "doubleext",
+        "negext",
+        "histprune",
+        "probcut",
     ];
 
     pub const ALL: Features = Features {
@@ -111,6 +123,10 @@ impl Features {
         rfp_sacrifice_guard: true,
         correction_history: true,
         capture_history: true,
+        double_extension: true,
+        negative_extension: true,
+        history_pruning: true,
+        probcut: true,
     };
 
     /// All features except those named in the comma-separated list.
@@ -142,6 +158,10 @@ impl Features {
                 "rfpguard" => f.rfp_sacrifice_guard = false,
                 "corrhist" => f.correction_history = false,
                 "capthist" => f.capture_history = false,
+                "doubleext" => f.double_extension = false,
+                "negext" => f.negative_extension = false,
+                "histprune" => f.history_pruning = false,
+                "probcut" => f.probcut = false,
                 _ => {
                     ablation.refused.push(name.to_string());
                     continue;
