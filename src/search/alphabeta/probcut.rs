@@ -47,15 +47,16 @@ impl Searcher<'_> {
             .is_some_and(|h| h.depth >= searched_depth && h.score < probcut_beta);
         // `go mate` and the position after a quiet rook or queen sacrifice are left to the
         // full search, as null-move pruning and reverse futility leave them: taking the
-        // sacrificed piece passes every test here while the threat behind it is unseen.
-        let sacrifice = self.feat.rfp_sacrifice_guard && self.after_quiet_sacrifice(n.ply);
+        // sacrificed piece passes every test here while the threat behind it is unseen. The
+        // sacrifice test (an exchange evaluation) comes last, after the cheap tests that turn
+        // most nodes away.
         if !self.feat.probcut
             || self.mate_search
-            || sacrifice
             || n.depth < PROBCUT_DEPTH
             || is_mate(n.beta)
             || is_mate(probcut_beta)
             || table_says_no
+            || (self.feat.rfp_sacrifice_guard && self.after_quiet_sacrifice(n.ply))
         {
             return None;
         }
