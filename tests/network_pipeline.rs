@@ -81,21 +81,60 @@ fn datagen_then_train_then_search_with_the_network() {
     assert_eq!(loaded.outputs.len(), 8);
     assert_eq!(loaded.activation, sandglass::eval::nnue::Activation::SCReLU);
 
+    search_with(&net, "position startpos moves e2e4");
+
+    // King-mirrored inputs: `--mirror` is refused there (it would add nothing), and the
+    // network they make is searched through positions where kings cross the middle.
+    let mirrored = dir.join("mirrored.nnue");
+    let train_mirrored = |extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            path(&data),
+            "--out",
+            path(&mirrored),
+            "--epochs",
+            "1",
+            "--batch",
+            "32",
+            "--inputs",
+            "mirrored",
+        ];
+        args.extend_from_slice(extra);
+        Command::new(BIN).args(&args).output().expect("train runs")
+    };
+    let refused = train_mirrored(&["--mirror"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--mirror adds nothing"));
+    let done = train_mirrored(&[]);
+    let log = String::from_utf8_lossy(&done.stderr);
+    assert!(done.status.success(), "{log}");
+    assert!(log.contains("mirrored inputs"), "{log}");
+    let bytes = std::fs::read(&mirrored).expect("train wrote the network");
+    let loaded = sandglass::eval::nnue::Network::from_bytes(&bytes).expect("it parses");
+    assert_eq!(loaded.inputs, sandglass::eval::nnue::Inputs::KingMirrored);
+    search_with(
+        &mirrored,
+        "position fen r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Load `net` with `EvalFile`, search `position` to depth 5, and check the move is legal.
+fn search_with(net: &Path, position: &str) {
     let mut e = Engine::ready();
-    e.send(&format!("setoption name EvalFile value {}", path(&net)));
+    e.send(&format!("setoption name EvalFile value {}", path(net)));
     e.send("setoption name Eval value nnue");
     let lines = e.sync();
     if let Some(err) = lines.iter().find(|l| l.is_error()) {
         e.fail(&format!("the trained network was refused: {}", err.text));
     }
-    e.send("position startpos moves e2e4");
+    e.send(position);
     e.send("go depth 5");
     let lines = e.until_bestmove(LIVE);
     let best = lines
         .last()
         .map(|l| l.best().to_string())
         .unwrap_or_default();
-    e.assert_legal("position startpos moves e2e4", &best);
+    e.assert_legal(position, &best);
     e.finish();
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -178,7 +178,7 @@ impl<'a> Searcher<'a> {
         self.pos.make_move(m);
         self.tt.prefetch(self.pos.key());
         if let (Some(n), Some(delta)) = (&mut self.nnue, delta) {
-            n.apply(ply, &delta);
+            n.apply(ply, &delta, self.pos.board());
         }
         self.moves[ply + 1] = Some(m);
         self.null_at[ply + 1] = false;

@@ -7,12 +7,16 @@ use chess::{Board, ChessMove, Color, File, Piece, Square};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Accumulator {
     pub values: [[i16; HIDDEN]; 2],
+    /// Each perspective's [`super::Inputs::flip`] (0 or 7) for the king square it was
+    /// computed with: a move that changes it cannot be applied incrementally.
+    pub flips: [u8; 2],
 }
 
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator {
             values: [[0; HIDDEN]; 2],
+            flips: [0; 2],
         }
     }
 }
@@ -71,22 +75,21 @@ impl Delta {
 }
 
 impl Accumulator {
-    /// Add one piece's weights to both perspectives.
-    pub fn add(&mut self, net: &Network, colour: Color, piece: Piece, square: Square) {
+    /// This accumulator is `parent` after the move described by `delta`, which led to
+    /// `board`: one pass that copies and updates together. A perspective whose king moved
+    /// across the board's middle in a king-mirrored network is computed from `board` instead.
+    pub fn apply(&mut self, parent: &Accumulator, net: &Network, delta: &Delta, board: &Board) {
         for (p, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
-            let row = &net.ft_weights[feature(perspective, colour, piece, square)];
-            for (v, w) in self.values[p].iter_mut().zip(row) {
-                *v = v.wrapping_add(*w);
+            let flip = net.inputs.flip(board.king_square(perspective));
+            if flip != usize::from(parent.flips[p]) {
+                net.refresh_perspective(self, board, perspective);
+                continue;
             }
-        }
-    }
-
-    /// This accumulator is `parent` after the move described by `delta`: one pass that copies
-    /// and updates together.
-    pub fn apply(&mut self, parent: &Accumulator, net: &Network, delta: &Delta) {
-        for (p, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
+            self.flips[p] = parent.flips[p];
             let rows = |list: &[Option<(Color, Piece, Square)>; 2]| {
-                list.map(|e| e.map(|(c, pc, sq)| &net.ft_weights[feature(perspective, c, pc, sq)]))
+                list.map(|e| {
+                    e.map(|(c, pc, sq)| &net.ft_weights[feature(perspective, flip, c, pc, sq)])
+                })
             };
             let (added, removed) = (rows(&delta.added), rows(&delta.removed));
             let out = &mut self.values[p];
@@ -108,59 +111,82 @@ impl Accumulator {
 #[cfg(test)]
 mod tests {
     use super::super::tests::random_network;
+    use super::super::Inputs;
     use super::*;
     use chess::MoveGen;
     use std::str::FromStr;
 
     /// Incremental updates must equal a refresh after every legal move, two plies deep, on
-    /// positions with castling, en passant and promotions.
+    /// positions with castling, en passant and promotions, and with kings on both sides of
+    /// the board's middle, for both input layouts.
     #[test]
     fn incremental_update_matches_refresh() {
-        let net = random_network(11);
         let fens = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "8/1p6/3k4/4p3/3P4/4K3/6P1/8 w - - 0 1",
         ];
-        for fen in fens {
-            let board = Board::from_str(fen).expect("test FEN");
-            let root = net.refresh(&board);
-            for m in MoveGen::new_legal(&board) {
-                let after = board.make_move_new(m);
-                let mut acc = Accumulator::default();
-                acc.apply(&root, &net, &Delta::of(&board, m));
-                assert_eq!(acc, net.refresh(&after), "{fen} {m}");
-                for m2 in MoveGen::new_legal(&after) {
-                    let mut acc2 = Accumulator::default();
-                    acc2.apply(&acc, &net, &Delta::of(&after, m2));
-                    assert_eq!(
-                        acc2,
-                        net.refresh(&after.make_move_new(m2)),
-                        "{fen} {m} {m2}"
-                    );
+        for inputs in Inputs::ALL {
+            let mut net = random_network(11);
+            net.inputs = inputs;
+            for fen in fens {
+                let board = Board::from_str(fen).expect("test FEN");
+                let root = net.refresh(&board);
+                for m in MoveGen::new_legal(&board) {
+                    let after = board.make_move_new(m);
+                    let mut acc = Accumulator::default();
+                    acc.apply(&root, &net, &Delta::of(&board, m), &after);
+                    assert_eq!(acc, net.refresh(&after), "{inputs:?} {fen} {m}");
+                    for m2 in MoveGen::new_legal(&after) {
+                        let next = after.make_move_new(m2);
+                        let mut acc2 = Accumulator::default();
+                        acc2.apply(&acc, &net, &Delta::of(&after, m2), &next);
+                        assert_eq!(acc2, net.refresh(&next), "{inputs:?} {fen} {m} {m2}");
+                    }
                 }
             }
         }
+    }
+
+    /// King mirroring folds a position onto its left-right reflection: with the kings
+    /// mirrored too, both perspectives see the same inputs, so the score is the same; a
+    /// plain network tells the two apart.
+    #[test]
+    fn a_king_mirrored_network_scores_a_reflection_alike() {
+        let a = Board::from_str("r4rk1/pp3ppp/2n5/3q4/8/2N2N2/PP3PPP/R2Q1RK1 w - - 0 1")
+            .expect("test FEN");
+        let b = Board::from_str("1kr4r/ppp3pp/5n2/4q3/8/2N2N2/PPP3PP/1KR1Q2R w - - 0 1")
+            .expect("test FEN");
+        let mut net = random_network(5);
+        assert_ne!(net.evaluate_board(&a), net.evaluate_board(&b));
+        net.inputs = Inputs::KingMirrored;
+        assert_eq!(net.evaluate_board(&a), net.evaluate_board(&b));
+        assert_eq!(net.refresh(&a).flips, [7, 7]);
+        assert_eq!(net.refresh(&b).flips, [0, 0]);
     }
 
     /// Chess960 castling as the position module writes it, the king taking its own rook: the
     /// king and the rook end on c1 and d1 (built by hand, since the crate cannot make it).
     #[test]
     fn chess960_castling_moves_king_and_rook() {
-        let net = random_network(7);
+        let mut net = random_network(7);
+        // Mirrored inputs: the king crosses the middle here (e1 to c1), so the second half
+        // of `apply` runs too.
+        net.inputs = Inputs::KingMirrored;
         let board = Board::from_str("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w - - 0 1").expect("FEN");
         let after = Board::from_str("1r2k1r1/8/8/8/8/8/8/2KR2R1 b - - 1 1").expect("FEN");
         let m = ChessMove::new(Square::E1, Square::B1, None);
         let mut acc = Accumulator::default();
-        acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m));
+        acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m), &after);
         assert_eq!(acc, net.refresh(&after));
         // The king already on g1 castling with h1: only the rook moves, to f1.
         let board = Board::from_str("6k1/8/8/8/8/8/8/R5KR w - - 0 1").expect("FEN");
         let after = Board::from_str("6k1/8/8/8/8/8/8/R4RK1 b - - 1 1").expect("FEN");
         let m = ChessMove::new(Square::G1, Square::H1, None);
         let mut acc = Accumulator::default();
-        acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m));
+        acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m), &after);
         assert_eq!(acc, net.refresh(&after));
     }
 }

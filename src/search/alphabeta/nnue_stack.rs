@@ -20,11 +20,12 @@ impl NnueStack {
         NnueStack { net, accs }
     }
 
-    /// The accumulator of ply + 1: ply's changed by `delta`, the move made there.
+    /// The accumulator of ply + 1: ply's changed by `delta`, the move made there, which led
+    /// to `board`.
     #[inline]
-    pub fn apply(&mut self, ply: usize, delta: &Delta) {
+    pub fn apply(&mut self, ply: usize, delta: &Delta, board: &Board) {
         let (done, next) = self.accs.split_at_mut(ply + 1);
-        next[0].apply(&done[ply], &self.net, delta);
+        next[0].apply(&done[ply], &self.net, delta, board);
     }
 
     pub fn make_null(&mut self, ply: usize) {

@@ -18,7 +18,7 @@
 pub mod model;
 
 use super::packed::{decode_all, Packed};
-use crate::eval::nnue::{Activation, MAX_BUCKETS};
+use crate::eval::nnue::{Activation, Inputs, MAX_BUCKETS};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{backward, features_mirrored, forward, sigmoid, stm_sign, AdamW, Progress, Shape};
 use std::path::PathBuf;
@@ -80,16 +80,21 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Also train on every position's left-right mirror image (doubles small data sets).
+    /// Adds nothing to `--inputs mirrored`, which folds the two together, so refused there.
     #[arg(long)]
     pub mirror: bool,
+    /// The input layout: `plain`, or `mirrored` (the board flipped left-right whenever the
+    /// perspective's king is on files e–h; see `eval::nnue`).
+    #[arg(long, default_value = "plain", value_parser = ["plain", "mirrored"])]
+    pub inputs: String,
     /// The hidden layer's activation: `screlu` (clamp(x, 0, 1)²) or `crelu` (clamp(x, 0, 1)).
     #[arg(long, default_value = "screlu", value_parser = ["screlu", "crelu"])]
     pub activation: String,
     /// Output buckets, chosen by the number of pieces (1 to 16; 1 is a single output).
     #[arg(long, default_value_t = 8)]
     pub buckets: usize,
-    /// Continue from `<out>.ckpt`. The checkpoint's activation and buckets win over the
-    /// options.
+    /// Continue from `<out>.ckpt`. The checkpoint's activation, inputs and buckets win over
+    /// the options.
     #[arg(long)]
     pub resume: bool,
 }
@@ -109,8 +114,8 @@ struct Sample {
 }
 
 impl Sample {
-    fn new(p: &Packed, mirror: bool) -> Sample {
-        let (us, them, n) = features_mirrored(p, mirror);
+    fn new(p: &Packed, mirror: bool, inputs: Inputs) -> Sample {
+        let (us, them, n) = features_mirrored(p, mirror, inputs);
         let sign = stm_sign(p);
         let white_result = p.white_result();
         Sample {
@@ -150,8 +155,15 @@ fn shard_paths(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(paths)
 }
 
-/// The training and validation samples: the tail of every shard is held out.
-fn load(args: &TrainArgs) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+/// The training and validation samples under `inputs`: the tail of every shard is held out.
+fn load(args: &TrainArgs, inputs: Inputs) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+    if args.mirror && inputs == Inputs::KingMirrored {
+        return Err(
+            "--mirror adds nothing to king-mirrored inputs: a position and its reflection \
+             have the same inputs there"
+                .to_string(),
+        );
+    }
     let (mut train, mut valid) = (Vec::new(), Vec::new());
     for path in shard_paths(&args.data)? {
         let bytes =
@@ -159,11 +171,12 @@ fn load(args: &TrainArgs) -> Result<(Vec<Sample>, Vec<Sample>), String> {
         let records = decode_all(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         let held = (records.len() as f64 * args.valid.clamp(0.0, 0.9)).round() as usize;
         let split = records.len() - held;
-        train.extend(records[..split].iter().map(|r| Sample::new(r, false)));
+        let sample = |mirror| move |r: &Packed| Sample::new(r, mirror, inputs);
+        train.extend(records[..split].iter().map(sample(false)));
         if args.mirror {
-            train.extend(records[..split].iter().map(|r| Sample::new(r, true)));
+            train.extend(records[..split].iter().map(sample(true)));
         }
-        valid.extend(records[split..].iter().map(|r| Sample::new(r, false)));
+        valid.extend(records[split..].iter().map(sample(false)));
     }
     if train.is_empty() {
         return Err("no training positions".to_string());
@@ -307,37 +320,50 @@ fn checkpoint_path(args: &TrainArgs) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The shape a fresh run trains, from the options.
+fn shape_of(args: &TrainArgs) -> Result<Shape, String> {
+    let activation = Activation::from_name(&args.activation)
+        .ok_or_else(|| format!("unknown activation {}", args.activation))?;
+    let inputs =
+        Inputs::from_name(&args.inputs).ok_or_else(|| format!("unknown inputs {}", args.inputs))?;
+    if !(1..=MAX_BUCKETS).contains(&args.buckets) {
+        return Err(format!("--buckets must be 1 to {MAX_BUCKETS}"));
+    }
+    Ok(Shape {
+        activation,
+        buckets: args.buckets,
+        inputs,
+    })
+}
+
 pub fn run(args: &TrainArgs) -> Result<(), String> {
     let threads = args.threads.clamp(1, 64);
     let batch_size = args.batch.clamp(1, 1 << 20);
     let started = Instant::now();
-    let (train, valid) = load(args)?;
-    let k = fit_k(&train);
-    let (mut w, mut opt, done, mut best_valid, shape) = if args.resume {
+    let resumed = if args.resume {
         let ckpt = checkpoint_path(args);
         let bytes =
             std::fs::read(&ckpt).map_err(|e| format!("cannot read {}: {e}", ckpt.display()))?;
         let c = model::from_checkpoint(&bytes, args.lr, args.weight_decay)
             .map_err(|e| format!("{}: {e}", ckpt.display()))?;
-        let p = c.progress;
-        (c.weights, c.opt, p.epoch, p.best_valid, p.shape)
+        Some(c)
     } else {
-        let activation = Activation::from_name(&args.activation)
-            .ok_or_else(|| format!("unknown activation {}", args.activation))?;
-        if !(1..=MAX_BUCKETS).contains(&args.buckets) {
-            return Err(format!("--buckets must be 1 to {MAX_BUCKETS}"));
-        }
-        let shape = Shape {
-            activation,
-            buckets: args.buckets,
-        };
-        (
+        None
+    };
+    let shape = match &resumed {
+        Some(c) => c.progress.shape,
+        None => shape_of(args)?,
+    };
+    let (train, valid) = load(args, shape.inputs)?;
+    let k = fit_k(&train);
+    let (mut w, mut opt, done, mut best_valid) = match resumed {
+        Some(c) => (c.weights, c.opt, c.progress.epoch, c.progress.best_valid),
+        None => (
             model::init(shape, args.seed),
             AdamW::new(shape.params(), args.lr, args.weight_decay),
             0,
             f64::INFINITY,
-            shape,
-        )
+        ),
     };
     let targets = Targets {
         k,
@@ -345,10 +371,11 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         shape,
     };
     eprintln!(
-        "{} training and {} validation positions, K = {k:.3}, lambda = {}, {}, {} buckets, {} threads",
+        "{} training and {} validation positions, K = {k:.3}, lambda = {}, {} inputs, {}, {} buckets, {} threads",
         train.len(),
         valid.len(),
         targets.lambda,
+        shape.inputs.name(),
         shape.activation.name(),
         shape.buckets,
         threads

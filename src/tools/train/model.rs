@@ -2,11 +2,11 @@
 //! position, AdamW, quantisation to the engine's format and checkpoints.
 
 use crate::eval::nnue::{
-    feature, output_bucket, Activation, Network, Output, HIDDEN, INPUTS, MAX_BUCKETS, QA, QB,
-    SCALE, SCRELU_MAX_OUT_WEIGHT,
+    feature, output_bucket, Activation, Inputs, Network, Output, HIDDEN, INPUTS, MAX_BUCKETS, QA,
+    QB, SCALE, SCRELU_MAX_OUT_WEIGHT,
 };
 use crate::tools::packed::Packed;
-use chess::Color;
+use chess::{Color, Piece, Square};
 
 /// The network being trained, beyond the sizes fixed at compile time.
 ///
@@ -18,6 +18,8 @@ pub struct Shape {
     pub activation: Activation,
     /// Output buckets (`eval::nnue::output_bucket`).
     pub buckets: usize,
+    /// The input layout (`eval::nnue::Inputs`).
+    pub inputs: Inputs,
 }
 
 pub const FT_W: usize = 0;
@@ -42,21 +44,33 @@ impl Shape {
     }
 }
 
-/// Input indices of a position from the side to move's view and the other side's.
-pub fn features(p: &Packed) -> ([u16; 32], [u16; 32], usize) {
-    features_mirrored(p, false)
+/// Input indices of a position from the side to move's view and the other side's, under
+/// the input layout `inputs`, exactly as the engine computes them.
+pub fn features(p: &Packed, inputs: Inputs) -> ([u16; 32], [u16; 32], usize) {
+    features_mirrored(p, false, inputs)
 }
 
 /// The same with files mirrored (a↔h) when `mirror` is set: the position's left-right
 /// reflection, which has the same value once castling rights are gone (they are not stored).
-pub fn features_mirrored(p: &Packed, mirror: bool) -> ([u16; 32], [u16; 32], usize) {
+/// Under king-mirrored inputs the reflection has the same inputs as the position itself.
+pub fn features_mirrored(
+    p: &Packed,
+    mirror: bool,
+    inputs: Inputs,
+) -> ([u16; 32], [u16; 32], usize) {
     let them = !p.stm;
-    let flip = if mirror { 7 } else { 0 };
+    let reflect = |sq: Square| chess::ALL_SQUARES[sq.to_index() ^ if mirror { 7 } else { 0 }];
+    let king = |colour: Color| {
+        p.pieces()
+            .find(|&(_, c, piece)| c == colour && piece == Piece::King)
+            .map_or(0, |(sq, _, _)| inputs.flip(reflect(sq)))
+    };
+    let (us_flip, them_flip) = (king(p.stm), king(them));
     let (mut us_f, mut them_f, mut n) = ([0u16; 32], [0u16; 32], 0);
     for (sq, colour, piece) in p.pieces().take(32) {
-        let sq = chess::ALL_SQUARES[sq.to_index() ^ flip];
-        us_f[n] = feature(p.stm, colour, piece, sq) as u16;
-        them_f[n] = feature(them, colour, piece, sq) as u16;
+        let sq = reflect(sq);
+        us_f[n] = feature(p.stm, us_flip, colour, piece, sq) as u16;
+        them_f[n] = feature(them, them_flip, colour, piece, sq) as u16;
         n += 1;
     }
     (us_f, them_f, n)
@@ -251,6 +265,7 @@ pub fn quantise(w: &[f32], shape: Shape) -> Network {
     let q16 = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
     let mut net = Network::zeroed();
     net.activation = shape.activation;
+    net.inputs = shape.inputs;
     for (i, row) in net.ft_weights.iter_mut().enumerate() {
         for (j, q) in row.iter_mut().enumerate() {
             *q = q16(w[FT_W + i * HIDDEN + j], QA);
@@ -276,8 +291,9 @@ pub fn quantise(w: &[f32], shape: Shape) -> Network {
     net
 }
 
-/// Bytes before the weights in a checkpoint.
-const CKPT_HEADER: usize = 40;
+/// Bytes before the weights in a checkpoint (44; 40 in the older `SGC2` checkpoints, which
+/// have plain inputs).
+const CKPT_HEADER: usize = 44;
 
 /// What a checkpoint records besides the weights and the optimiser.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -287,9 +303,10 @@ pub struct Progress {
     pub shape: Shape,
 }
 
-/// Checkpoint: `b"SGC2"`, u32 HIDDEN, u32 activation (the network file's code), u32 output
-/// buckets, u64 epoch, u64 Adam step, f64 best validation loss so far, then weights, m and
-/// v as f32 (`shape.params()` each), all little-endian.
+/// Checkpoint: `b"SGC3"`, u32 HIDDEN, u32 activation and u32 inputs (the network file's
+/// codes), u32 output buckets, u64 epoch, u64 Adam step, f64 best validation loss so far,
+/// then weights, m and v as f32 (`shape.params()` each), all little-endian. `SGC2` is the
+/// same without the inputs field.
 pub fn checkpoint_bytes(w: &[f32], opt: &AdamW, progress: Progress) -> Vec<u8> {
     let Progress {
         epoch,
@@ -297,8 +314,13 @@ pub fn checkpoint_bytes(w: &[f32], opt: &AdamW, progress: Progress) -> Vec<u8> {
         shape,
     } = progress;
     let mut out = Vec::with_capacity(CKPT_HEADER + 12 * w.len());
-    out.extend_from_slice(b"SGC2");
-    for v in [HIDDEN as u32, shape.activation.code(), shape.buckets as u32] {
+    out.extend_from_slice(b"SGC3");
+    for v in [
+        HIDDEN as u32,
+        shape.activation.code(),
+        shape.inputs.code(),
+        shape.buckets as u32,
+    ] {
         out.extend_from_slice(&v.to_le_bytes());
     }
     out.extend_from_slice(&epoch.to_le_bytes());
@@ -319,8 +341,14 @@ pub struct Checkpoint {
 
 /// Parse a checkpoint.
 pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, String> {
-    if bytes.len() < CKPT_HEADER || &bytes[0..4] != b"SGC2" {
-        return Err("not a Sandglass checkpoint (magic is not SGC2)".to_string());
+    let version = match bytes.get(0..4) {
+        Some(b"SGC3") => 3,
+        Some(b"SGC2") => 2,
+        _ => return Err("not a Sandglass checkpoint (magic is not SGC3)".to_string()),
+    };
+    let header = if version == 3 { CKPT_HEADER } else { 40 };
+    if bytes.len() < header {
+        return Err(format!("checkpoint ends early, at byte {}", bytes.len()));
     }
     let u32_at =
         |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
@@ -338,25 +366,34 @@ pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, 
     let code = u32_at(8);
     let activation =
         Activation::from_code(code).ok_or_else(|| format!("unknown activation {code}"))?;
-    let buckets = u32_at(12) as usize;
+    // The fields after the activation sit one u32 later in version 3.
+    let at = header - 40;
+    let inputs = if version == 3 {
+        let code = u32_at(12);
+        Inputs::from_code(code).ok_or_else(|| format!("unknown inputs {code}"))?
+    } else {
+        Inputs::Plain
+    };
+    let buckets = u32_at(12 + at) as usize;
     if !(1..=MAX_BUCKETS).contains(&buckets) {
         return Err(format!("checkpoint has {buckets} output buckets"));
     }
     let shape = Shape {
         activation,
         buckets,
+        inputs,
     };
     let params = shape.params();
-    if bytes.len() != CKPT_HEADER + 12 * params {
+    if bytes.len() != header + 12 * params {
         return Err(format!(
             "checkpoint has {} bytes, expected {}",
             bytes.len(),
-            CKPT_HEADER + 12 * params
+            header + 12 * params
         ));
     }
-    let (epoch, t) = (u64_at(16), u64_at(24));
-    let best_valid = f64::from_bits(u64_at(32));
-    let floats: Vec<f32> = bytes[CKPT_HEADER..]
+    let (epoch, t) = (u64_at(16 + at), u64_at(24 + at));
+    let best_valid = f64::from_bits(u64_at(32 + at));
+    let floats: Vec<f32> = bytes[header..]
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
@@ -402,15 +439,18 @@ mod tests {
         }
     }
 
-    /// Every activation, with one output bucket and with eight.
+    /// Every activation and input layout, with one output bucket and with eight.
     fn shapes() -> Vec<Shape> {
         let mut out = Vec::new();
         for activation in Activation::ALL {
-            for buckets in [1, 8] {
-                out.push(Shape {
-                    activation,
-                    buckets,
-                });
+            for inputs in Inputs::ALL {
+                for buckets in [1, 8] {
+                    out.push(Shape {
+                        activation,
+                        buckets,
+                        inputs,
+                    });
+                }
             }
         }
         out
@@ -430,6 +470,7 @@ mod tests {
         let shape = Shape {
             activation: Activation::SCReLU,
             buckets: 8,
+            inputs: Inputs::KingMirrored,
         };
         let w = init(shape, 1);
         let mut opt = AdamW::new(shape.params(), 0.001, 0.0);
@@ -446,6 +487,39 @@ mod tests {
         assert_eq!(back.opt.v, opt.v);
         assert!(from_checkpoint(&bytes[1..], 0.001, 0.0).is_err());
         assert!(from_checkpoint(&bytes[..bytes.len() - 4], 0.001, 0.0).is_err());
+        // The older checkpoint: no inputs field, read as plain inputs.
+        let mut old = bytes.clone();
+        old[0..4].copy_from_slice(b"SGC2");
+        old.drain(12..16);
+        let back = from_checkpoint(&old, 0.001, 0.0).expect("SGC2 parses");
+        let plain = Shape {
+            inputs: Inputs::Plain,
+            ..shape
+        };
+        assert_eq!(back.progress.shape, plain);
+        assert_eq!(back.weights, w);
+    }
+
+    /// The trainer's reflection (`--mirror`) changes plain inputs but not king-mirrored
+    /// ones, which fold a position and its reflection together.
+    #[test]
+    fn king_mirrored_inputs_fold_the_reflection() {
+        let board = Board::from_str("r1bq1rk1/pp3ppp/2n5/3p4/8/2N2N2/PP3PPP/R2Q1RK1 b - - 0 1")
+            .expect("test FEN");
+        let p = Packed::new(&board, 0, 1, 1);
+        let sorted = |(mut us, mut them, n): ([u16; 32], [u16; 32], usize)| {
+            us[..n].sort_unstable();
+            them[..n].sort_unstable();
+            (us, them, n)
+        };
+        let plain = sorted(features(&p, Inputs::Plain));
+        assert_ne!(sorted(features_mirrored(&p, true, Inputs::Plain)), plain);
+        let folded = sorted(features(&p, Inputs::KingMirrored));
+        assert_eq!(
+            sorted(features_mirrored(&p, true, Inputs::KingMirrored)),
+            folded
+        );
+        assert_eq!(folded, sorted(features_mirrored(&p, true, Inputs::Plain)));
     }
 
     #[test]
@@ -473,10 +547,11 @@ mod tests {
             clip(&mut w, shape);
             let net = quantise(&w, shape);
             assert_eq!(net.activation, shape.activation);
+            assert_eq!(net.inputs, shape.inputs);
             assert_eq!(net.outputs.len(), shape.buckets);
             for fen in fens {
                 let board = Board::from_str(fen).expect("test FEN");
-                let (us, them, n) = features(&Packed::new(&board, 0, 1, 4));
+                let (us, them, n) = features(&Packed::new(&board, 0, 1, 4), shape.inputs);
                 let float = forward(&w, shape, &us[..n], &them[..n]).cp;
                 let int = net.evaluate_board(&board) as f32;
                 assert!(
@@ -492,6 +567,7 @@ mod tests {
         let shape = Shape {
             activation: Activation::SCReLU,
             buckets: 8,
+            inputs: Inputs::KingMirrored,
         };
         let mut w = init(shape, 2);
         scale_outputs(&mut w, shape, 100.0);
@@ -510,7 +586,7 @@ mod tests {
     fn gradient_check(shape: Shape) {
         let w = init(shape, 9);
         let board = Board::from_str("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1").expect("test FEN");
-        let (us, them, n) = features(&Packed::new(&board, 0, 1, 1));
+        let (us, them, n) = features(&Packed::new(&board, 0, 1, 1), shape.inputs);
         let (us, them) = (&us[..n], &them[..n]);
         let mut grad = vec![0.0; shape.params()];
         let pass = forward(&w, shape, us, them);
