@@ -292,4 +292,31 @@ mod tests {
         memory.clear();
         assert_eq!(memory.threads(), 0);
     }
+
+    /// A king-mirrored network through the search: castling both ways, kings crossing the
+    /// middle, null moves and quiescence. The library's tests check every accumulator the
+    /// search reads against one computed from the board (`nnue_stack.rs`), so a stale one
+    /// fails here.
+    #[test]
+    fn a_king_mirrored_network_stays_in_step_with_the_board() {
+        use crate::eval::nnue::{tests::random_network, Inputs};
+        let mut net = random_network(21);
+        net.inputs = Inputs::KingMirrored;
+        let limits = Limits {
+            mode: crate::time::Mode::depth(6),
+            network: Some(Arc::new(net)),
+            ..Limits::default()
+        };
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/1p6/3k4/4p3/3P4/4K3/6P1/8 w - - 0 1",
+            "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R b KQkq - 0 1",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).expect("test FEN");
+            let tt = TranspositionTable::new(1);
+            let outcome = search(&pos, &limits, &tt, &Signals::new(false), &mut |_| {});
+            assert!(outcome.best.is_some_and(|m| pos.is_legal(m)), "{fen}");
+        }
+    }
 }

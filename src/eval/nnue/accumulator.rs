@@ -165,28 +165,39 @@ mod tests {
         assert_eq!(net.evaluate_board(&a), net.evaluate_board(&b));
         assert_eq!(net.refresh(&a).flips, [7, 7]);
         assert_eq!(net.refresh(&b).flips, [0, 0]);
+        // Each perspective follows its own king: White's on g1 (flipped), Black's on b8 not.
+        let apart = Board::from_str("1k6/8/8/8/8/8/8/6K1 w - - 0 1").expect("test FEN");
+        assert_eq!(net.refresh(&apart).flips, [7, 0]);
+        // Black's view of a white pawn on e2, flipped: the other side's pawns (384), e7 seen
+        // from Black (52), then d7 (51).
+        assert_eq!(
+            feature(Color::Black, 7, Color::White, Piece::Pawn, Square::E2),
+            435
+        );
     }
 
     /// Chess960 castling as the position module writes it, the king taking its own rook: the
     /// king and the rook end on c1 and d1 (built by hand, since the crate cannot make it).
     #[test]
     fn chess960_castling_moves_king_and_rook() {
-        let mut net = random_network(7);
-        // Mirrored inputs: the king crosses the middle here (e1 to c1), so the second half
-        // of `apply` runs too.
-        net.inputs = Inputs::KingMirrored;
-        let board = Board::from_str("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w - - 0 1").expect("FEN");
-        let after = Board::from_str("1r2k1r1/8/8/8/8/8/8/2KR2R1 b - - 1 1").expect("FEN");
-        let m = ChessMove::new(Square::E1, Square::B1, None);
-        let mut acc = Accumulator::default();
-        acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m), &after);
-        assert_eq!(acc, net.refresh(&after));
-        // The king already on g1 castling with h1: only the rook moves, to f1.
-        let board = Board::from_str("6k1/8/8/8/8/8/8/R5KR w - - 0 1").expect("FEN");
-        let after = Board::from_str("6k1/8/8/8/8/8/8/R4RK1 b - - 1 1").expect("FEN");
-        let m = ChessMove::new(Square::G1, Square::H1, None);
-        let mut acc = Accumulator::default();
-        acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m), &after);
-        assert_eq!(acc, net.refresh(&after));
+        // Both layouts: under mirrored inputs the king crossing the middle (e1 to c1) makes
+        // White's perspective be computed afresh, and Black's is still updated step by step.
+        for inputs in Inputs::ALL {
+            let mut net = random_network(7);
+            net.inputs = inputs;
+            let board = Board::from_str("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w - - 0 1").expect("FEN");
+            let after = Board::from_str("1r2k1r1/8/8/8/8/8/8/2KR2R1 b - - 1 1").expect("FEN");
+            let m = ChessMove::new(Square::E1, Square::B1, None);
+            let mut acc = Accumulator::default();
+            acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m), &after);
+            assert_eq!(acc, net.refresh(&after), "{inputs:?}");
+            // The king already on g1 castling with h1: only the rook moves, to f1.
+            let board = Board::from_str("6k1/8/8/8/8/8/8/R5KR w - - 0 1").expect("FEN");
+            let after = Board::from_str("6k1/8/8/8/8/8/8/R4RK1 b - - 1 1").expect("FEN");
+            let m = ChessMove::new(Square::G1, Square::H1, None);
+            let mut acc = Accumulator::default();
+            acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m), &after);
+            assert_eq!(acc, net.refresh(&after), "{inputs:?}");
+        }
     }
 }

@@ -23,14 +23,14 @@
 //!
 //! Because one move changes at most four inputs, the accumulator is updated incrementally on
 //! make (see [`Accumulator::apply`]), and evaluation costs one pass over `2 × HIDDEN` values.
-//! The one exception is a king crossing between the d- and e-files in a king-mirrored
-//! network: every input of its side's perspective changes, and that perspective is computed
+//! The one exception is a king crossing the board's middle (files a–d to e–h or back, castling
+//! included) in a king-mirrored network: every input of its side's perspective changes, and that perspective is computed
 //! afresh.
 //!
 //! Why mirror: a position and its left-right reflection have the same value once castling
 //! is gone, so folding the board onto the king's half lets every weight learn from both
 //! halves' positions. The network then spends nothing on learning the same pattern twice;
-//! akimbo measured +17 Elo for it on small data (its PR #191).
+//! issue 39 cites +17 Elo for it on small data in akimbo (its PR #191).
 //! Every sum stays inside `i32`: under CReLU each term is at most `QA × 32767`; under SCReLU
 //! it is `clamp(acc)² × w`, and a file is refused unless every output weight is within
 //! ±[`SCRELU_MAX_OUT_WEIGHT`], so that `2 × HIDDEN` such terms stay below 2^31 (the trainer
@@ -489,7 +489,7 @@ fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::str::FromStr;
 
@@ -644,7 +644,14 @@ mod tests {
     fn mirrored_position_evaluates_the_same() {
         // The same position with colours swapped and the board flipped: each side sees the
         // same thing from its own perspective, so the side to move gets the same score.
-        let net = random_network(3);
+        for inputs in Inputs::ALL {
+            colour_flip_evaluates_the_same(inputs);
+        }
+    }
+
+    fn colour_flip_evaluates_the_same(inputs: Inputs) {
+        let mut net = random_network(3);
+        net.inputs = inputs;
         let a =
             Board::from_str("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1")
                 .expect("test FEN");

@@ -45,6 +45,13 @@ impl Searcher<'_> {
     pub(super) fn evaluate(&self, ply: usize) -> i32 {
         let board = self.pos.board();
         match &self.nnue {
+            // In the library's unit tests, every incrementally kept accumulator the search
+            // reads must equal one computed from the board: this is what checks the search's
+            // own bookkeeping (make, null moves, the board passed after the move).
+            #[cfg(test)]
+            Some(n) if n.accs[ply] != n.net.refresh(board) => {
+                panic!("stale accumulator at ply {ply} in {board}")
+            }
             Some(n) => n
                 .net
                 .evaluate(

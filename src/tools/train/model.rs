@@ -291,9 +291,10 @@ pub fn quantise(w: &[f32], shape: Shape) -> Network {
     net
 }
 
-/// Bytes before the weights in a checkpoint (44; 40 in the older `SGC2` checkpoints, which
-/// have plain inputs).
+/// Bytes before the weights in a checkpoint.
 const CKPT_HEADER: usize = 44;
+/// The same in the older `SGC2` checkpoints, which have no inputs field (plain inputs).
+const CKPT_HEADER_V2: usize = 40;
 
 /// What a checkpoint records besides the weights and the optimiser.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -344,9 +345,13 @@ pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, 
     let version = match bytes.get(0..4) {
         Some(b"SGC3") => 3,
         Some(b"SGC2") => 2,
-        _ => return Err("not a Sandglass checkpoint (magic is not SGC3)".to_string()),
+        _ => return Err("not a Sandglass checkpoint (magic is neither SGC3 nor SGC2)".to_string()),
     };
-    let header = if version == 3 { CKPT_HEADER } else { 40 };
+    let header = if version == 3 {
+        CKPT_HEADER
+    } else {
+        CKPT_HEADER_V2
+    };
     if bytes.len() < header {
         return Err(format!("checkpoint ends early, at byte {}", bytes.len()));
     }
@@ -367,7 +372,7 @@ pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, 
     let activation =
         Activation::from_code(code).ok_or_else(|| format!("unknown activation {code}"))?;
     // The fields after the activation sit one u32 later in version 3.
-    let at = header - 40;
+    let at = header - CKPT_HEADER_V2;
     let inputs = if version == 3 {
         let code = u32_at(12);
         Inputs::from_code(code).ok_or_else(|| format!("unknown inputs {code}"))?
@@ -487,6 +492,13 @@ mod tests {
         assert_eq!(back.opt.v, opt.v);
         assert!(from_checkpoint(&bytes[1..], 0.001, 0.0).is_err());
         assert!(from_checkpoint(&bytes[..bytes.len() - 4], 0.001, 0.0).is_err());
+        // Every prefix up to and past the header is refused, none panics.
+        for len in 0..=CKPT_HEADER + 8 {
+            assert!(
+                from_checkpoint(&bytes[..len], 0.001, 0.0).is_err(),
+                "{len} bytes"
+            );
+        }
         // The older checkpoint: no inputs field, read as plain inputs.
         let mut old = bytes.clone();
         old[0..4].copy_from_slice(b"SGC2");
