@@ -4,9 +4,9 @@
 //! `768 → HIDDEN ×2 → 1`: each side's "perspective" sees 768 binary inputs (own/enemy ×
 //! piece type × square, the board mirrored vertically for Black, and in a network with
 //! [`Inputs::KingMirrored`] also left-right whenever that side's king stands on files e–h),
-//! a shared feature
-//! transformer turns them into `HIDDEN` sums (the accumulator), and an output neuron reads
-//! the clipped sums of the side to move followed by those of the other side:
+//! a shared feature transformer turns them into `HIDDEN` sums (the accumulator), and an
+//! output neuron reads the clipped sums of the side to move followed by those of the other
+//! side:
 //!
 //! `eval = (w_us · σ(acc_us) + w_them · σ(acc_them) + b) × SCALE`,
 //!
@@ -21,20 +21,19 @@
 //! cost of nothing in the accumulator. MEASUREMENTS.md ("Network 6") has what each choice
 //! was worth.
 //!
+//! Why mirror left-right: a position and its reflection have the same value once castling
+//! is gone, so folding the board onto the king's half lets every weight learn from the
+//! positions of both halves, and the network spends nothing on learning a pattern twice.
+//! Issue 39 cites +17 Elo for it on small data in akimbo (its PR #191).
+//!
 //! Because one move changes at most four inputs, the accumulator is updated incrementally on
 //! make (see [`Accumulator::apply`]), and evaluation costs one pass over `2 × HIDDEN` values.
-//! The one exception is a king crossing the board's middle (files a–d to e–h or back, castling
-//! included) in a king-mirrored network: every input of its side's perspective changes, and that perspective is computed
-//! afresh.
-//!
-//! Why mirror: a position and its left-right reflection have the same value once castling
-//! is gone, so folding the board onto the king's half lets every weight learn from both
-//! halves' positions. The network then spends nothing on learning the same pattern twice;
-//! issue 39 cites +17 Elo for it on small data in akimbo (its PR #191).
-//! Every sum stays inside `i32`: under CReLU each term is at most `QA × 32767`; under SCReLU
-//! it is `clamp(acc)² × w`, and a file is refused unless every output weight is within
-//! ±[`SCRELU_MAX_OUT_WEIGHT`], so that `2 × HIDDEN` such terms stay below 2^31 (the trainer
-//! clips its output weights to match).
+//! The one exception is a king crossing the board's middle (files a–d to e–h or back,
+//! castling included) in a king-mirrored network: every input of its side's perspective
+//! changes, and that perspective is computed afresh. Every sum stays inside `i32`: under
+//! CReLU each term is at most `QA × 32767`; under SCReLU it is `clamp(acc)² × w`, and a file
+//! is refused unless every output weight is within ±[`SCRELU_MAX_OUT_WEIGHT`], so that
+//! `2 × HIDDEN` such terms stay below 2^31 (the trainer clips its output weights to match).
 //!
 //! # Quantisation (the only place these numbers live)
 //! - feature weights and biases: `round(w × QA)` as i16, so an accumulator value of `QA`
@@ -47,10 +46,11 @@
 //! # File format (`.nnue`, little-endian)
 //! `b"SGNN"`, then u32 version, u32 HIDDEN, u32 QA, u32 QB, u32 SCALE; version 2 adds u32
 //! activation (0 CReLU, 1 SCReLU) and u32 output buckets (1 to [`MAX_BUCKETS`]); version 3
-//! adds u32 inputs (0 plain, 1 king-mirrored, [`Inputs`]). Version 1 files are CReLU with one
-//! bucket, and versions 1 and 2 have plain inputs. Then `768 × HIDDEN` i16 feature weights (input-major:
-//! all of input 0's weights first), `HIDDEN` i16 feature biases, and for each bucket
-//! `2 × HIDDEN` i16 output weights (side to move first) and one i32 output bias.
+//! adds u32 inputs (0 plain, 1 king-mirrored, [`Inputs`]). Version 1 files are CReLU with
+//! one bucket, and versions 1 and 2 have plain inputs. Then `768 × HIDDEN` i16 feature
+//! weights (input-major: all of input 0's weights first), `HIDDEN` i16 feature biases, and
+//! for each bucket `2 × HIDDEN` i16 output weights (side to move first) and one i32 output
+//! bias.
 //! `Network::load` refuses any other size or constants with a message.
 
 mod accumulator;
