@@ -182,22 +182,32 @@ mod tests {
     fn chess960_castling_moves_king_and_rook() {
         // Both layouts: under mirrored inputs the king crossing the middle (e1 to c1) makes
         // White's perspective be computed afresh, and Black's is still updated step by step.
+        // The second case is the king already on g1 castling with h1: only the rook moves.
+        let cases = [
+            (
+                "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w - - 0 1",
+                Square::E1,
+                Square::B1,
+                "1r2k1r1/8/8/8/8/8/8/2KR2R1 b - - 1 1",
+            ),
+            (
+                "6k1/8/8/8/8/8/8/R5KR w - - 0 1",
+                Square::G1,
+                Square::H1,
+                "6k1/8/8/8/8/8/8/R4RK1 b - - 1 1",
+            ),
+        ];
         for inputs in Inputs::ALL {
             let mut net = random_network(7);
             net.inputs = inputs;
-            let board = Board::from_str("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w - - 0 1").expect("FEN");
-            let after = Board::from_str("1r2k1r1/8/8/8/8/8/8/2KR2R1 b - - 1 1").expect("FEN");
-            let m = ChessMove::new(Square::E1, Square::B1, None);
-            let mut acc = Accumulator::default();
-            acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m), &after);
-            assert_eq!(acc, net.refresh(&after), "{inputs:?}");
-            // The king already on g1 castling with h1: only the rook moves, to f1.
-            let board = Board::from_str("6k1/8/8/8/8/8/8/R5KR w - - 0 1").expect("FEN");
-            let after = Board::from_str("6k1/8/8/8/8/8/8/R4RK1 b - - 1 1").expect("FEN");
-            let m = ChessMove::new(Square::G1, Square::H1, None);
-            let mut acc = Accumulator::default();
-            acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m), &after);
-            assert_eq!(acc, net.refresh(&after), "{inputs:?}");
+            for (before, from, to, after) in cases {
+                let board = Board::from_str(before).expect("FEN");
+                let after = Board::from_str(after).expect("FEN");
+                let m = ChessMove::new(from, to, None);
+                let mut acc = Accumulator::default();
+                acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m), &after);
+                assert_eq!(acc, net.refresh(&after), "{inputs:?} {before} {m}");
+            }
         }
     }
 }
