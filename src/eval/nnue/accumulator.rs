@@ -95,9 +95,7 @@ impl Accumulator {
             let out = &mut self.values[p];
             *out = parent.values[p];
             for row in added.into_iter().flatten() {
-                for (v, w) in out.iter_mut().zip(row) {
-                    *v = v.wrapping_add(*w);
-                }
+                add_row(out, row);
             }
             for row in removed.into_iter().flatten() {
                 for (v, w) in out.iter_mut().zip(row) {
@@ -105,6 +103,15 @@ impl Accumulator {
                 }
             }
         }
+    }
+}
+
+/// Add one input's weights to a perspective's sums: the one addition both the incremental
+/// update and a refresh make.
+#[inline]
+pub(super) fn add_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (v, w) in values.iter_mut().zip(row) {
+        *v = v.wrapping_add(*w);
     }
 }
 

@@ -58,6 +58,8 @@ pub mod select;
 
 pub use accumulator::{Accumulator, Delta};
 
+use accumulator::add_row;
+
 use chess::{Board, Color, Piece, Square, ALL_PIECES, EMPTY};
 
 /// Hidden neurons per perspective. Fixed at compile time so that every loop has a known
@@ -416,10 +418,10 @@ impl Network {
                     continue;
                 }
                 for sq in bb {
-                    let row = &self.ft_weights[feature(perspective, flip, colour, piece, sq)];
-                    for (v, w) in values.iter_mut().zip(row) {
-                        *v = v.wrapping_add(*w);
-                    }
+                    add_row(
+                        values,
+                        &self.ft_weights[feature(perspective, flip, colour, piece, sq)],
+                    );
                 }
             }
         }
