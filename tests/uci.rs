@@ -175,9 +175,14 @@ fn isready_is_answered_within_100ms_during_go_infinite() {
     if count_bestmoves(&during) != 0 {
         e.fail("bestmove during go infinite without stop");
     }
-    if latencies.iter().any(|&t| t >= 100.0) {
+    // The median, not the slowest: on a loaded machine (CI beside a match) the scheduler
+    // can hold one answer back by tens of milliseconds, while an engine that reads input
+    // only between iterations is slow every time. Any answer held a second fails too.
+    let mut sorted = latencies.clone();
+    sorted.sort_by(f64::total_cmp);
+    if sorted[sorted.len() / 2] >= 100.0 || sorted[sorted.len() - 1] >= 1_000.0 {
         e.fail(&format!(
-            "isready latencies {latencies:.1?} ms: one is >= 100 ms"
+            "isready latencies {latencies:.1?} ms: median >= 100 ms or one >= 1 s"
         ));
     }
     e.send("stop");
