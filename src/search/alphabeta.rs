@@ -246,10 +246,12 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let nodes_before = self.stop.nodes;
+            // Whether the move is quiet is read before it is made: after it, its own piece
+            // stands on the destination and every move would look like a capture.
+            let quiet = !is_noisy(self.pos.board(), m) && !in_check;
             self.make(0, m);
             let ext = i32::from(self.feat.check_extension && self.pos.in_check());
             let new_depth = depth - 1 + ext;
-            let quiet = !is_noisy(self.pos.board(), m) && !in_check;
             // The root reduces less than inner nodes: one ply less, from the fourth move on.
             let r = if self.feat.lmr && depth >= 3 && i >= 3 && quiet {
                 (LMR[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1)
