@@ -292,12 +292,19 @@ impl<'a> Searcher<'a> {
     /// first move with the full window; later ones with a null window at the reduced depth,
     /// again at full depth if that beats alpha, and with the full window in a PV node if the
     /// score falls inside it. The root and inner nodes differ only in the reduction.
+    ///
+    /// Each child is told whether it is expected to be a cut node. Knuth and Moore's node
+    /// types alternate: a cut node's first child is an all node and an all node's is a cut
+    /// node, and so is any later child searched with a null window at full depth; a reduced
+    /// search expects a cut, as Stockfish's `search` does.
     fn search_child(&mut self, c: Child) -> i32 {
         let (alpha, beta, ply) = (c.alpha, c.beta, c.ply + 1);
         if c.first {
-            return -self.negamax(c.new_depth, -beta, -alpha, ply, false);
+            let cut = !c.pv_node && !c.cut_node;
+            return -self.negamax(c.new_depth, -beta, -alpha, ply, cut);
         }
-        let mut score = -self.negamax(c.new_depth - c.reduction, -alpha - 1, -alpha, ply, true);
+        let cut = c.reduction > 0 || !c.cut_node;
+        let mut score = -self.negamax(c.new_depth - c.reduction, -alpha - 1, -alpha, ply, cut);
         if score > alpha && c.reduction > 0 {
             score = -self.negamax(c.new_depth, -alpha - 1, -alpha, ply, !c.cut_node);
         }

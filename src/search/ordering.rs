@@ -391,8 +391,6 @@ mod tests {
     use super::*;
     use crate::position::Position;
 
-    /// Two captures MVV-LVA cannot tell apart (a knight takes either of two free pawns): the
-    /// one that cut off is tried first afterwards, and the quiet tables learn nothing.
     /// Ethereal 12's numbers: depth² times 32 up to depth 20, where HistoryMax (400) caps it
     /// at 12,800; with HistoryDivisor 512, one full bonus moves an entry at 0 by 32 × 400 and
     /// the entries' fixed point is 32 × 512.
@@ -411,6 +409,8 @@ mod tests {
         );
     }
 
+    /// Two captures MVV-LVA cannot tell apart (a knight takes either of two free pawns): the
+    /// one that cut off is tried first afterwards, and the quiet tables learn nothing.
     #[test]
     fn capture_history_orders_equal_captures_by_what_they_did() {
         let pos = Position::from_fen("4k3/8/3p1p2/8/4N3/8/8/4K3 w - - 0 1").expect("fen");
