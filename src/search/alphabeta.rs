@@ -35,9 +35,11 @@ const DOUBLE_EXTENSIONS: u8 = 6;
 /// continuation histories, each within ±16,384) is below −[`HISTORY_PRUNING_MARGIN`] × depth
 /// is not searched (Stockfish's shape).
 const HISTORY_PRUNING_DEPTH: i32 = 4;
-/// A round value for this engine's small bonuses (min(8·depth², 1,200)); MEASUREMENTS.md
-/// ("search bundle 2") has how many quiet moves fall below it.
-const HISTORY_PRUNING_MARGIN: i32 = 2_000;
+/// Four times the 2,000 that MEASUREMENTS.md ("search bundle 2") measured with bonuses of
+/// min(8·depth², 1,200): the bonus is now Ethereal's 32·min(depth², 400)
+/// ([`super::ordering::history_bonus`]), four times as large at the depths that prune, so
+/// the same share of quiet moves falls below it.
+const HISTORY_PRUNING_MARGIN: i32 = 8_000;
 
 /// Late-move reduction in plies, by depth and move number: ln(d)·ln(m)/2.25 + 0.75, the shape
 /// most engines derive from (e.g. Ethereal and Stockfish use log·log tables of this kind).
@@ -252,8 +254,9 @@ impl<'a> Searcher<'a> {
             self.make(0, m);
             let ext = i32::from(self.feat.check_extension && self.pos.in_check());
             let new_depth = depth - 1 + ext;
-            // The root reduces less than inner nodes: one ply less, from the fourth move on.
-            let r = if self.feat.lmr && depth >= 3 && i >= 3 && quiet {
+            // The root reduces less than inner nodes: one ply less, from the fourth move on,
+            // and, as there, never a move that gives check.
+            let r = if self.feat.lmr && depth >= 3 && i >= 3 && quiet && !self.pos.in_check() {
                 (LMR[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1)
             } else {
                 0
@@ -622,7 +625,8 @@ impl<'a> Searcher<'a> {
                 r += i32::from(!improving);
                 r += i32::from(cut_node);
                 r -= i32::from(order >= 900_000); // killers and counter-move
-                r -= quiet_history / 10_000;
+                                                  // Ethereal 12's history term: a ply less or more per 5,000, at most two.
+                r -= (quiet_history / 5_000).clamp(-2, 2);
                 r = r.clamp(0, new_depth - 1);
             }
             let score = self.search_child(Child {

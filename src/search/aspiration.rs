@@ -6,7 +6,8 @@
 //! as wide again each time, the full window past 1000 cp) and the root searched again. A
 //! fail high is searched again a ply shallower: the move that failed high is likely good, and
 //! a shallower search proves it sooner (up to [`MAX_FAIL_HIGH_REDUCTION`] plies; a fail low
-//! goes back to the full depth). The shape and numbers are Ethereal 12's (`aspirationWindow`
+//! goes back to the full depth), with the move that failed high searched first. The shape and
+//! numbers are Ethereal 12's (`aspirationWindow`
 //! in search.c: WindowSize 14, `delta += delta / 2`, one ply less per fail high). Each fail
 //! is reported as a bound at the iteration's depth, so a GUI sees the score moving.
 
@@ -75,6 +76,10 @@ pub fn search_line(
 ) -> Result<Line, Cut> {
     let mut delta = FIRST_DELTA;
     let mut search_depth = depth;
+    // The root's order for this line: a move that fails high is searched first in the
+    // re-searches, so that the shallower re-search cannot reduce it and lose it.
+    let mut order = candidates.to_vec();
+    let mut failed_high: Option<(ChessMove, i32)> = None;
     let aspiration = Features::current().aspiration;
     let (mut alpha, mut beta) = if aspiration && depth >= MIN_DEPTH && guess.abs() < MAX_GUESS {
         (guess - delta, guess + delta)
@@ -82,9 +87,17 @@ pub fn search_line(
         (-INFINITY, INFINITY)
     };
     loop {
-        let (value, mv) = s.search_root(candidates, search_depth as i32, alpha, beta);
+        let (value, mv) = s.search_root(&order, search_depth as i32, alpha, beta);
         if s.stop.is_stopped() {
-            return Err(Cut { mv, value });
+            // A move that failed high beat the last iteration's score at least as deep as
+            // this re-search goes, so it stands unless the re-search proved another.
+            return Err(match (mv, failed_high) {
+                (None, Some((m, v))) => Cut {
+                    mv: Some(m),
+                    value: v,
+                },
+                _ => Cut { mv, value },
+            });
         }
         let mut pv = super::pv::complete(&s.pos, s.tt, s.root_pv(), value, depth);
         if pv.is_empty() {
@@ -104,6 +117,12 @@ pub fn search_line(
             search_depth = depth;
         } else {
             beta = (value + delta).min(INFINITY);
+            if let Some(m) = mv {
+                failed_high = Some((m, value));
+                if let Some(i) = order.iter().position(|&c| c == m) {
+                    order[..=i].rotate_right(1);
+                }
+            }
             if !is_mate(value) {
                 search_depth = (search_depth - 1)
                     .max(depth.saturating_sub(MAX_FAIL_HIGH_REDUCTION))
