@@ -624,8 +624,9 @@ impl<'a> Searcher<'a> {
                 r += i32::from(!pv_node);
                 r += i32::from(!improving);
                 r += i32::from(cut_node);
-                r -= i32::from(order >= 900_000); // killers and counter-move
-                                                  // Ethereal 12's history term: a ply less or more per 5,000, at most two.
+                // Killers and the counter-move.
+                r -= i32::from(order >= 900_000);
+                // Ethereal 12's history term: a ply less or more per 5,000, at most two.
                 r -= (quiet_history / 5_000).clamp(-2, 2);
                 r = r.clamp(0, new_depth - 1);
             }

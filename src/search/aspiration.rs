@@ -7,9 +7,9 @@
 //! fail high is searched again a ply shallower: the move that failed high is likely good, and
 //! a shallower search proves it sooner (up to [`MAX_FAIL_HIGH_REDUCTION`] plies; a fail low
 //! goes back to the full depth), with the move that failed high searched first. The shape and
-//! numbers are Ethereal 12's (`aspirationWindow`
-//! in search.c: WindowSize 14, `delta += delta / 2`, one ply less per fail high). Each fail
-//! is reported as a bound at the iteration's depth, so a GUI sees the score moving.
+//! numbers are Ethereal 12's (`aspirationWindow` in search.c: WindowSize 14, `delta += delta
+//! / 2`, one ply less per fail high). Each fail is reported as a bound at the iteration's
+//! depth, so a GUI sees the score moving.
 
 use super::alphabeta::Searcher;
 use super::features::Features;
@@ -89,8 +89,8 @@ pub fn search_line(
     loop {
         let (value, mv) = s.search_root(&order, search_depth as i32, alpha, beta);
         if s.stop.is_stopped() {
-            // A move that failed high beat the last iteration's score at least as deep as
-            // this re-search goes, so it stands unless the re-search proved another.
+            // A move that failed high in this line was proved above the window, so it stands
+            // unless the search stopped now proved another.
             return Err(match (mv, failed_high) {
                 (None, Some((m, v))) => Cut {
                     mv: Some(m),
@@ -145,10 +145,11 @@ mod tests {
     /// eleven fails, where doubling from 25 took six.
     #[test]
     fn the_window_widens_as_ethereals() {
-        let mut deltas = vec![FIRST_DELTA];
-        while *deltas.last().unwrap_or(&MAX_DELTA) <= MAX_DELTA {
-            let next = widened(*deltas.last().unwrap_or(&MAX_DELTA));
-            deltas.push(next);
+        let mut delta = FIRST_DELTA;
+        let mut deltas = vec![delta];
+        while delta <= MAX_DELTA {
+            delta = widened(delta);
+            deltas.push(delta);
         }
         assert_eq!(
             deltas,
