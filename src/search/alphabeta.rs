@@ -624,8 +624,7 @@ impl<'a> Searcher<'a> {
                 r += i32::from(!pv_node);
                 r += i32::from(!improving);
                 r += i32::from(cut_node);
-                // Killers and the counter-move.
-                r -= i32::from(order >= 900_000);
+                r -= i32::from(MovePicker::is_refutation(order));
                 // Ethereal 12's history term: a ply less or more per 5,000, at most two.
                 r -= (quiet_history / 5_000).clamp(-2, 2);
                 r = r.clamp(0, new_depth - 1);

@@ -367,6 +367,13 @@ impl MovePicker {
     pub fn is_bad_capture(score: i32) -> bool {
         score < BAD_CAPTURE / 2
     }
+
+    /// Is this ordering score, of a quiet move, that of a killer or the counter-move (or the
+    /// table move)? Those refuted a sibling or the last move, so late-move reductions spare
+    /// them a ply.
+    pub fn is_refutation(score: i32) -> bool {
+        score >= COUNTER
+    }
 }
 
 /// Captures split by SEE into those that do not lose material and those that do; within
@@ -434,5 +441,85 @@ mod tests {
         let quiet_tables_untouched = heur.history.iter().flatten().flatten().all(|&v| v == 0)
             && heur.continuation.iter().flatten().all(|&v| v == 0);
         assert!(quiet_tables_untouched);
+    }
+
+    /// Late-move reductions spare the killers and the counter-move by their ordering score:
+    /// a quiet move whose from-to and both continuation histories are saturated still scores
+    /// below them.
+    #[test]
+    fn refutations_score_above_any_history() {
+        let pos = Position::startpos();
+        let board = pos.board();
+        let mv = |text: &str| {
+            chess::MoveGen::new_legal(board)
+                .find(|m| m.to_string() == text)
+                .expect("legal")
+        };
+        let conts: Continuations = [Some(0), Some(1)];
+        let mut heur = Heuristics::default();
+        for _ in 0..500 {
+            let cutoff = Cutoff {
+                ply: 5,
+                depth: 20,
+                best: mv("g1f3"),
+                prev: None,
+                conts: &conts,
+                tried: &[],
+            };
+            heur.record_cutoff(board, cutoff);
+        }
+        let prev = mv("b1c3");
+        let cutoff = Cutoff {
+            ply: 1,
+            depth: 1,
+            best: mv("e2e4"),
+            prev: Some(prev),
+            conts: &conts,
+            tried: &[],
+        };
+        heur.record_cutoff(board, cutoff);
+        heur.killers[1][1] = Some(mv("d2d4"));
+        let mut picker = MovePicker::all(
+            board,
+            pos.castles(),
+            None,
+            &heur,
+            1,
+            Some(prev),
+            &conts,
+            true,
+            Vec::new(),
+        );
+        let mut scores = std::collections::HashMap::new();
+        while let Some((m, score)) = picker.next_move() {
+            scores.insert(m.to_string(), score);
+        }
+        let history = scores["g1f3"];
+        assert!(history > 2 * HISTORY_MAX, "saturated: {history}");
+        assert!(!MovePicker::is_refutation(history));
+        for refutation in ["e2e4", "d2d4"] {
+            assert!(
+                MovePicker::is_refutation(scores[refutation]),
+                "{refutation}"
+            );
+        }
+        // The counter-move to b1c3, e2e4, is also the first killer; a counter alone:
+        heur.killers[1] = [None; 2];
+        let mut picker = MovePicker::all(
+            board,
+            pos.castles(),
+            None,
+            &heur,
+            1,
+            Some(prev),
+            &conts,
+            true,
+            Vec::new(),
+        );
+        let counter = std::iter::from_fn(|| picker.next_move())
+            .find(|(m, _)| m.to_string() == "e2e4")
+            .map(|(_, score)| score);
+        assert_eq!(counter, Some(COUNTER));
+        assert!(MovePicker::is_refutation(COUNTER));
     }
 }
