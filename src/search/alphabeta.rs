@@ -252,11 +252,12 @@ impl<'a> Searcher<'a> {
             // stands on the destination and every move would look like a capture.
             let quiet = !is_noisy(self.pos.board(), m) && !in_check;
             self.make(0, m);
-            let ext = i32::from(self.feat.check_extension && self.pos.in_check());
+            let gives_check = self.pos.in_check();
+            let ext = i32::from(self.feat.check_extension && gives_check);
             let new_depth = depth - 1 + ext;
             // The root reduces less than inner nodes: one ply less, from the fourth move on,
             // and, as there, never a move that gives check.
-            let r = if self.feat.lmr && depth >= 3 && i >= 3 && quiet && !self.pos.in_check() {
+            let r = if self.feat.lmr && depth >= 3 && i >= 3 && quiet && !gives_check {
                 (LMR[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1)
             } else {
                 0
