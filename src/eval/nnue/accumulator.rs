@@ -1,22 +1,22 @@
 //! The feature transformer's sums for both perspectives, and the change a move makes to them.
 
-use super::{feature, Network, HIDDEN};
+use super::{feature, Network, View, HIDDEN};
 use chess::{Board, ChessMove, Color, File, Piece, Square};
 
 /// `values[0]` is White's perspective, `values[1]` Black's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Accumulator {
     pub values: [[i16; HIDDEN]; 2],
-    /// Each perspective's [`super::Inputs::flip`] (0 or 7) for the king square it was
-    /// computed with: a move that changes it cannot be applied incrementally.
-    pub flips: [u8; 2],
+    /// How each perspective read the board when it was computed (from its king's square): a
+    /// move that changes a perspective's view cannot be applied to it incrementally.
+    pub views: [View; 2],
 }
 
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator {
             values: [[0; HIDDEN]; 2],
-            flips: [0; 2],
+            views: [View::default(); 2],
         }
     }
 }
@@ -76,19 +76,29 @@ impl Delta {
 
 impl Accumulator {
     /// This accumulator is `parent` after the move described by `delta`, which led to
-    /// `board`: one pass that copies and updates together. A perspective whose king moved
-    /// across the board's middle in a king-mirrored network is computed from `board` instead.
+    /// `board`: one pass that copies and updates together. A perspective whose view changed
+    /// (its king crossed the board's middle in a king-mirrored network, or entered another
+    /// king bucket) is computed from `board` instead.
     pub fn apply(&mut self, parent: &Accumulator, net: &Network, delta: &Delta, board: &Board) {
+        // Only a king move can change a view, and only its own side's.
+        let king_mover = match delta.removed[0] {
+            Some((colour, Piece::King, _)) => Some(colour),
+            _ => None,
+        };
         for (p, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
-            let flip = net.inputs.flip(board.king_square(perspective));
-            if flip != usize::from(parent.flips[p]) {
+            let view = if king_mover == Some(perspective) {
+                net.view(board, perspective)
+            } else {
+                parent.views[p]
+            };
+            if view != parent.views[p] {
                 net.refresh_perspective(self, board, perspective);
                 continue;
             }
-            self.flips[p] = parent.flips[p];
+            self.views[p] = view;
             let rows = |list: &[Option<(Color, Piece, Square)>; 2]| {
                 list.map(|e| {
-                    e.map(|(c, pc, sq)| &net.ft_weights[feature(perspective, flip, c, pc, sq)])
+                    e.map(|(c, pc, sq)| &net.ft_weights[feature(perspective, view, c, pc, sq)])
                 })
             };
             let (added, removed) = (rows(&delta.added), rows(&delta.removed));
@@ -117,15 +127,15 @@ pub(super) fn add_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::random_network;
-    use super::super::Inputs;
+    use super::super::tests::{random_network, random_network_with};
+    use super::super::{Inputs, KingBuckets};
     use super::*;
     use chess::MoveGen;
     use std::str::FromStr;
 
     /// Incremental updates must equal a refresh after every legal move, two plies deep, on
     /// positions with castling, en passant and promotions, and with kings on both sides of
-    /// the board's middle, for both input layouts.
+    /// the board's middle, for both input layouts and every named king-bucket layout.
     #[test]
     fn incremental_update_matches_refresh() {
         let fens = [
@@ -135,8 +145,11 @@ mod tests {
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
             "8/1p6/3k4/4p3/3P4/4K3/6P1/8 w - - 0 1",
         ];
-        for inputs in Inputs::ALL {
-            let mut net = random_network(11);
+        let layouts = Inputs::ALL
+            .into_iter()
+            .flat_map(|i| KingBuckets::NAMED.map(|(_, k)| (i, k)));
+        for (inputs, king_buckets) in layouts {
+            let mut net = random_network_with(11, king_buckets);
             net.inputs = inputs;
             for fen in fens {
                 let board = Board::from_str(fen).expect("test FEN");
@@ -145,12 +158,20 @@ mod tests {
                     let after = board.make_move_new(m);
                     let mut acc = Accumulator::default();
                     acc.apply(&root, &net, &Delta::of(&board, m), &after);
-                    assert_eq!(acc, net.refresh(&after), "{inputs:?} {fen} {m}");
+                    assert_eq!(
+                        acc,
+                        net.refresh(&after),
+                        "{inputs:?} {king_buckets:?} {fen} {m}"
+                    );
                     for m2 in MoveGen::new_legal(&after) {
                         let next = after.make_move_new(m2);
                         let mut acc2 = Accumulator::default();
                         acc2.apply(&acc, &net, &Delta::of(&after, m2), &next);
-                        assert_eq!(acc2, net.refresh(&next), "{inputs:?} {fen} {m} {m2}");
+                        assert_eq!(
+                            acc2,
+                            net.refresh(&next),
+                            "{inputs:?} {king_buckets:?} {fen} {m} {m2}"
+                        );
                     }
                 }
             }
@@ -170,15 +191,22 @@ mod tests {
         assert_ne!(net.evaluate_board(&a), net.evaluate_board(&b));
         net.inputs = Inputs::KingMirrored;
         assert_eq!(net.evaluate_board(&a), net.evaluate_board(&b));
-        assert_eq!(net.refresh(&a).flips, [7, 7]);
-        assert_eq!(net.refresh(&b).flips, [0, 0]);
+        let flips = |board: &Board| net.refresh(board).views.map(|v| v.flip);
+        assert_eq!(flips(&a), [7, 7]);
+        assert_eq!(flips(&b), [0, 0]);
         // Each perspective follows its own king: White's on g1 (flipped), Black's on b8 not.
         let apart = Board::from_str("1k6/8/8/8/8/8/8/6K1 w - - 0 1").expect("test FEN");
-        assert_eq!(net.refresh(&apart).flips, [7, 0]);
+        assert_eq!(flips(&apart), [7, 0]);
         // Black's view of a white pawn on e2, flipped: the other side's pawns (384), e7 seen
         // from Black (52), then d7 (51).
         assert_eq!(
-            feature(Color::Black, 7, Color::White, Piece::Pawn, Square::E2),
+            feature(
+                Color::Black,
+                View { flip: 7, bucket: 0 },
+                Color::White,
+                Piece::Pawn,
+                Square::E2
+            ),
             435
         );
     }
@@ -187,7 +215,7 @@ mod tests {
     /// king and the rook end on c1 and d1 (built by hand, since the crate cannot make it).
     #[test]
     fn chess960_castling_moves_king_and_rook() {
-        // Both layouts: under mirrored inputs the king crossing the middle (e1 to c1) makes
+        // Every layout: under mirrored inputs the king crossing the middle (e1 to c1) makes
         // White's perspective be computed afresh, and Black's is still updated step by step.
         // The second case is the king already on g1 castling with h1: only the rook moves.
         let cases = [
@@ -204,8 +232,11 @@ mod tests {
                 "6k1/8/8/8/8/8/8/R4RK1 b - - 1 1",
             ),
         ];
-        for inputs in Inputs::ALL {
-            let mut net = random_network(7);
+        let layouts = Inputs::ALL
+            .into_iter()
+            .flat_map(|i| KingBuckets::NAMED.map(|(_, k)| (i, k)));
+        for (inputs, king_buckets) in layouts {
+            let mut net = random_network_with(7, king_buckets);
             net.inputs = inputs;
             for (before, from, to, after) in cases {
                 let board = Board::from_str(before).expect("FEN");
@@ -213,7 +244,11 @@ mod tests {
                 let m = ChessMove::new(from, to, None);
                 let mut acc = Accumulator::default();
                 acc.apply(&net.refresh(&board), &net, &Delta::of(&board, m), &after);
-                assert_eq!(acc, net.refresh(&after), "{inputs:?} {before} {m}");
+                assert_eq!(
+                    acc,
+                    net.refresh(&after),
+                    "{inputs:?} {king_buckets:?} {before} {m}"
+                );
             }
         }
     }

@@ -15,6 +15,10 @@
 //! - SCReLU, `clamp(x, 0, 1)²`, the "squared clipped ReLU": the square lets one neuron
 //!   express a curved response at no cost in the accumulator. The shipped network uses it.
 //!
+//! A network may also have several sets of input weights ("king buckets",
+//! [`KingBuckets`]), of which each perspective reads the one its own king's square selects;
+//! `king_buckets.rs` says why and what it costs.
+//!
 //! A network may have several output neurons ("output buckets"), of which the number of
 //! pieces on the board picks one ([`output_bucket`]): an endgame's few pieces are then
 //! weighed by weights of their own instead of the ones tuned mostly on middlegames, at the
@@ -28,12 +32,14 @@
 //!
 //! Because one move changes at most four inputs, the accumulator is updated incrementally on
 //! make (see [`Accumulator::apply`]), and evaluation costs one pass over `2 × HIDDEN` values.
-//! The one exception is a king crossing the board's middle (files a–d to e–h or back,
-//! castling included) in a king-mirrored network: every input of its side's perspective
-//! changes, and that perspective is computed afresh. Every sum stays inside `i32`: under
-//! CReLU each term is at most `QA × 32767`; under SCReLU it is `clamp(acc)² × w`, and a file
-//! is refused unless every output weight is within ±[`SCRELU_MAX_OUT_WEIGHT`], so that
-//! `2 × HIDDEN` such terms stay below 2^31 (the trainer clips its output weights to match).
+//! The one exception is a king move that changes how its side's perspective reads the board
+//! ([`View`]): crossing the board's middle (files a–d to e–h or back, castling included) in
+//! a king-mirrored network, or entering another king bucket. Every input of that perspective
+//! changes, and it is computed afresh. Each perspective's sum stays inside `i32`: under CReLU
+//! each term is at most `QA × 32767`; under SCReLU it is `clamp(acc)² × w`, and a file is
+//! refused unless every output weight is within ±[`SCRELU_MAX_OUT_WEIGHT`], so that `HIDDEN`
+//! such terms stay below 2^31 (checked at compile time; the trainer clips its output weights
+//! to match). The two perspectives' sums are added in `i64`.
 //!
 //! # Quantisation (the only place these numbers live)
 //! - feature weights and biases: `round(w × QA)` as i16, so an accumulator value of `QA`
@@ -46,17 +52,21 @@
 //! # File format (`.nnue`, little-endian)
 //! `b"SGNN"`, then u32 version, u32 HIDDEN, u32 QA, u32 QB, u32 SCALE; version 2 adds u32
 //! activation (0 CReLU, 1 SCReLU) and u32 output buckets (1 to [`MAX_BUCKETS`]); version 3
-//! adds u32 inputs (0 plain, 1 king-mirrored, [`Inputs`]). Version 1 files are CReLU with
-//! one bucket, and versions 1 and 2 have plain inputs. Then `768 × HIDDEN` i16 feature
-//! weights (input-major: all of input 0's weights first), `HIDDEN` i16 feature biases, and
+//! adds u32 inputs (0 plain, 1 king-mirrored, [`Inputs`]); version 4 adds the king-bucket
+//! layout, 64 bytes (the bucket of each king square, [`KingBuckets`]). Version 1 files are
+//! CReLU with one output bucket, versions 1 and 2 have plain inputs, and versions 1 to 3 one
+//! king bucket. Then `768 × king buckets × HIDDEN` i16 feature weights (input-major: all of
+//! input 0's weights first, king bucket 0's inputs first), `HIDDEN` i16 feature biases, and
 //! for each bucket `2 × HIDDEN` i16 output weights (side to move first) and one i32 output
 //! bias.
 //! `Network::load` refuses any other size or constants with a message.
 
 mod accumulator;
+mod king_buckets;
 pub mod select;
 
 pub use accumulator::{Accumulator, Delta};
+pub use king_buckets::{KingBuckets, MAX_KING_BUCKETS};
 
 use accumulator::add_row;
 
@@ -72,21 +82,26 @@ pub const QB: i32 = 64;
 /// Centipawns per unit of network output.
 pub const SCALE: i32 = 400;
 pub const MAGIC: &[u8; 4] = b"SGNN";
-/// The version [`Network::to_bytes`] writes; versions 1 (no activation or bucket fields) and
-/// 2 (no inputs field) are still read.
-pub const VERSION: u32 = 3;
-/// Largest output weight magnitude an SCReLU file may hold (1.98 × QB): `2 × HIDDEN × QA² ×
-/// 127` is just below 2^31.
+/// The version [`Network::to_bytes`] writes; versions 1 (no activation or bucket fields), 2
+/// (no inputs field) and 3 (no king buckets) are still read.
+pub const VERSION: u32 = 4;
+/// Largest output weight magnitude an SCReLU file may hold (1.98 × QB): one perspective's
+/// `HIDDEN × QA² × 127` stays below 2^31 for up to 259 hidden neurons.
 pub const SCRELU_MAX_OUT_WEIGHT: i16 = 127;
+const _: () = assert!(
+    HIDDEN as i64 * (QA as i64 * QA as i64) * SCRELU_MAX_OUT_WEIGHT as i64 <= i32::MAX as i64,
+    "an SCReLU perspective's sum could overflow i32"
+);
 /// The search clamps network scores to this, as the hand-written evaluation is clamped, so
 /// they never reach mate scores.
 pub const EVAL_LIMIT_NNUE: i32 = crate::eval::EVAL_LIMIT;
 /// Most output buckets a file may have.
 pub const MAX_BUCKETS: usize = 16;
 
-/// Bytes of a version 3 network file with [`HIDDEN`] neurons and `buckets` output buckets.
-pub const fn file_bytes(buckets: usize) -> usize {
-    36 + 2 * (INPUTS * HIDDEN + HIDDEN) + buckets * (4 * HIDDEN + 4)
+/// Bytes of a version 4 network file with [`HIDDEN`] neurons, `king_buckets` king buckets
+/// and `buckets` output buckets.
+pub const fn file_bytes(king_buckets: usize, buckets: usize) -> usize {
+    36 + 64 + 2 * (INPUTS * king_buckets * HIDDEN + HIDDEN) + buckets * (4 * HIDDEN + 4)
 }
 
 /// The output bucket of a position with `pieces` pieces (kings included) when a network has
@@ -180,13 +195,35 @@ impl Inputs {
     }
 }
 
-/// Input index of a piece as seen from `perspective`: pieces of the perspective's own colour
-/// first, squares mirrored (rank flipped) for Black so both sides see "their" board, and
-/// `flip` (from [`Inputs::flip`]) XORed into the square.
+/// How one perspective reads the board, fixed by its own king's square: the file flip of
+/// king-mirrored inputs (0 or 7, XORed into every square) and the king bucket.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    pub flip: u8,
+    pub bucket: u8,
+}
+
+impl View {
+    /// The view of `perspective`, whose king stands on `king`, under these layouts.
+    #[inline]
+    pub fn of(inputs: Inputs, buckets: KingBuckets, perspective: Color, king: Square) -> View {
+        let flip = inputs.flip(king);
+        let own = if perspective == Color::White { 0 } else { 56 };
+        View {
+            flip: flip as u8,
+            bucket: buckets.of(king.to_index() ^ own ^ flip) as u8,
+        }
+    }
+}
+
+/// Input index of a piece as seen from `perspective` reading the board by `view`: the
+/// view's king bucket's 768 inputs, in them pieces of the perspective's own colour first,
+/// squares mirrored (rank flipped) for Black so both sides see "their" board, and the view's
+/// flip XORed into the square.
 #[inline]
 pub fn feature(
     perspective: Color,
-    flip: usize,
+    view: View,
     colour: Color,
     piece: Piece,
     square: Square,
@@ -196,7 +233,10 @@ pub fn feature(
     } else {
         (usize::from(colour != Color::Black), square.to_index() ^ 56)
     };
-    side * 384 + piece.to_index() * 64 + (sq ^ flip)
+    usize::from(view.bucket) * INPUTS
+        + side * 384
+        + piece.to_index() * 64
+        + (sq ^ usize::from(view.flip))
 }
 
 /// One output neuron, quantised.
@@ -217,19 +257,22 @@ impl Output {
 /// Quantised weights.
 #[derive(Clone)]
 pub struct Network {
-    pub ft_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    /// `INPUTS` rows for each king bucket.
+    pub ft_weights: Vec<[i16; HIDDEN]>,
     pub ft_bias: [i16; HIDDEN],
     /// One per output bucket (at least one).
     pub outputs: Vec<Output>,
     pub activation: Activation,
     pub inputs: Inputs,
+    pub king_buckets: KingBuckets,
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({INPUTS}->{HIDDEN}x2->1, {} inputs, {}, {} buckets)",
+            "Network({INPUTS}x{}->{HIDDEN}x2->1, {} inputs, {}, {} buckets)",
+            self.king_buckets.count(),
             self.inputs.name(),
             self.activation.name(),
             self.outputs.len()
@@ -264,19 +307,33 @@ impl Reader<'_> {
 }
 
 impl Network {
-    /// A CReLU network of zeros with plain inputs and one bucket (evaluates every position
-    /// as 0); the starting point for parsing.
+    /// A CReLU network of zeros with plain inputs, one king bucket and one output bucket
+    /// (evaluates every position as 0); the starting point for parsing.
     pub fn zeroed() -> Network {
+        Network::zeroed_with(KingBuckets::NONE)
+    }
+
+    /// The same with the king-bucket layout `king_buckets` (and the rows it needs).
+    pub fn zeroed_with(king_buckets: KingBuckets) -> Network {
         Network {
-            ft_weights: vec![[0; HIDDEN]; INPUTS]
-                .into_boxed_slice()
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("length is INPUTS")),
+            ft_weights: vec![[0; HIDDEN]; INPUTS * king_buckets.count()],
             ft_bias: [0; HIDDEN],
             outputs: vec![Output::ZERO],
             activation: Activation::CReLU,
             inputs: Inputs::Plain,
+            king_buckets,
         }
+    }
+
+    /// How `perspective` reads `board` in this network.
+    #[inline]
+    pub fn view(&self, board: &Board, perspective: Color) -> View {
+        View::of(
+            self.inputs,
+            self.king_buckets,
+            perspective,
+            board.king_square(perspective),
+        )
     }
 
     /// Parse a network file (format in the module documentation).
@@ -320,6 +377,10 @@ impl Network {
             let code = r.u32()?;
             net.inputs = Inputs::from_code(code)
                 .ok_or_else(|| format!("unknown inputs {code} (0 is plain, 1 king-mirrored)"))?;
+        }
+        if version >= 4 {
+            net.king_buckets = KingBuckets::from_table(r.take::<64>()?)?;
+            net.ft_weights = vec![[0; HIDDEN]; INPUTS * net.king_buckets.count()];
         }
         for row in net.ft_weights.iter_mut() {
             for w in row.iter_mut() {
@@ -368,7 +429,7 @@ impl Network {
 
     /// The file's bytes (inverse of [`Network::from_bytes`]).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_bytes(self.outputs.len()));
+        let mut out = Vec::with_capacity(file_bytes(self.king_buckets.count(), self.outputs.len()));
         out.extend_from_slice(MAGIC);
         let header = [
             VERSION,
@@ -383,6 +444,7 @@ impl Network {
         for v in header {
             out.extend_from_slice(&v.to_le_bytes());
         }
+        out.extend_from_slice(self.king_buckets.table());
         for w in self.ft_weights.iter().flatten().chain(&self.ft_bias) {
             out.extend_from_slice(&w.to_le_bytes());
         }
@@ -404,11 +466,11 @@ impl Network {
         acc
     }
 
-    /// Compute one perspective's sums (and its flip) from scratch.
+    /// Compute one perspective's sums (and its view) from scratch.
     pub fn refresh_perspective(&self, acc: &mut Accumulator, board: &Board, perspective: Color) {
         let p = perspective.to_index();
-        let flip = self.inputs.flip(board.king_square(perspective));
-        acc.flips[p] = flip as u8;
+        let view = self.view(board, perspective);
+        acc.views[p] = view;
         let values = &mut acc.values[p];
         *values = self.ft_bias;
         for piece in ALL_PIECES {
@@ -420,7 +482,7 @@ impl Network {
                 for sq in bb {
                     add_row(
                         values,
-                        &self.ft_weights[feature(perspective, flip, colour, piece, sq)],
+                        &self.ft_weights[feature(perspective, view, colour, piece, sq)],
                     );
                 }
             }
@@ -439,14 +501,19 @@ impl Network {
         let Some(out) = self.outputs.get(bucket) else {
             return 0;
         };
+        // In i64: each perspective's sum may use nearly all of i32's range.
         let sum = match self.activation {
-            Activation::CReLU => crelu_dot(us, &out.weights[0]) + crelu_dot(them, &out.weights[1]),
+            Activation::CReLU => {
+                i64::from(crelu_dot(us, &out.weights[0]))
+                    + i64::from(crelu_dot(them, &out.weights[1]))
+            }
             Activation::SCReLU => {
-                (screlu_dot(us, &out.weights[0]) + screlu_dot(them, &out.weights[1])) / QA
+                (i64::from(screlu_dot(us, &out.weights[0]))
+                    + i64::from(screlu_dot(them, &out.weights[1])))
+                    / i64::from(QA)
             }
         };
-        // In i64: the sum may use nearly all of i32's range before the scale is applied.
-        let cp = (i64::from(sum) + i64::from(out.bias)) * i64::from(SCALE) / i64::from(QA * QB);
+        let cp = (sum + i64::from(out.bias)) * i64::from(SCALE) / i64::from(QA * QB);
         cp.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 
@@ -497,9 +564,14 @@ pub(crate) mod tests {
 
     /// A network with small pseudo-random weights, to test the arithmetic.
     pub(crate) fn random_network(seed: u64) -> Network {
+        random_network_with(seed, KingBuckets::NONE)
+    }
+
+    /// The same with the king-bucket layout `king_buckets`.
+    pub(crate) fn random_network_with(seed: u64, king_buckets: KingBuckets) -> Network {
         let mut rng = crate::rng::Rng::new(seed);
         let mut next = move || rng.below(61) as i16 - 30;
-        let mut net = Network::zeroed();
+        let mut net = Network::zeroed_with(king_buckets);
         for row in net.ft_weights.iter_mut() {
             for w in row.iter_mut() {
                 *w = next();
@@ -519,9 +591,23 @@ pub(crate) mod tests {
     fn file_round_trip_and_errors() {
         let net = random_network(7);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), file_bytes(1));
+        assert_eq!(bytes.len(), file_bytes(1, 1));
         let back = Network::from_bytes(&bytes).expect("parses");
         assert_eq!(back.to_bytes(), bytes);
+        let four = KingBuckets::from_name("4").expect("named layout");
+        let bucketed = random_network_with(8, four);
+        let bytes4 = bucketed.to_bytes();
+        assert_eq!(bytes4.len(), file_bytes(4, 1));
+        let back = Network::from_bytes(&bytes4).expect("parses");
+        assert_eq!(back.king_buckets, four);
+        assert_eq!(back.ft_weights, bucketed.ft_weights);
+        // A layout with a bucket no square uses is refused, as is one the rows do not match.
+        let mut gap = bytes4.clone();
+        gap[36 + 8..36 + 16].fill(0);
+        assert!(Network::from_bytes(&gap).unwrap_err().contains("no square"));
+        let mut fewer = bytes4;
+        fewer[36 + 16..36 + 64].fill(2);
+        assert!(Network::from_bytes(&fewer).is_err());
         assert!(Network::from_bytes(&bytes[..100]).is_err());
         let mut wrong = bytes.clone();
         wrong[0] = b'X';
@@ -544,7 +630,7 @@ pub(crate) mod tests {
         // Version 1: the same bytes without the activation field, read as CReLU.
         let mut v1 = bytes.clone();
         v1[4..8].copy_from_slice(&1u32.to_le_bytes());
-        v1.drain(24..36);
+        v1.drain(24..100);
         let old = Network::from_bytes(&v1).expect("version 1 parses");
         assert_eq!(old.activation, Activation::CReLU);
         assert_eq!(old.ft_weights, net.ft_weights);
@@ -555,12 +641,21 @@ pub(crate) mod tests {
             Network::from_bytes(&v2).map(|n| n.inputs),
             Ok(Inputs::KingMirrored)
         );
+        let mut v3 = v2.clone();
         v2[4..8].copy_from_slice(&2u32.to_le_bytes());
-        v2.drain(32..36);
+        v2.drain(32..100);
         let old = Network::from_bytes(&v2).expect("version 2 parses");
         assert_eq!(
             (old.inputs, old.activation),
             (Inputs::Plain, Activation::SCReLU)
+        );
+        // Version 3: no king-bucket layout, read as one bucket.
+        v3[4..8].copy_from_slice(&3u32.to_le_bytes());
+        v3.drain(36..100);
+        let old = Network::from_bytes(&v3).expect("version 3 parses");
+        assert_eq!(
+            (old.inputs, old.king_buckets, &old.ft_weights),
+            (Inputs::KingMirrored, KingBuckets::NONE, &net.ft_weights)
         );
         let mut unknown_inputs = net.to_bytes();
         unknown_inputs[32] = 5;
@@ -605,7 +700,7 @@ pub(crate) mod tests {
         assert_eq!(net.evaluate_board(&Board::default()), 700);
         let back = Network::from_bytes(&net.to_bytes()).expect("parses");
         assert_eq!(back.outputs, net.outputs);
-        assert_eq!(net.to_bytes().len(), file_bytes(8));
+        assert_eq!(net.to_bytes().len(), file_bytes(1, 8));
     }
 
     #[test]
@@ -647,12 +742,14 @@ pub(crate) mod tests {
         // The same position with colours swapped and the board flipped: each side sees the
         // same thing from its own perspective, so the side to move gets the same score.
         for inputs in Inputs::ALL {
-            colour_flip_evaluates_the_same(inputs);
+            for (_, king_buckets) in KingBuckets::NAMED {
+                colour_flip_evaluates_the_same(inputs, king_buckets);
+            }
         }
     }
 
-    fn colour_flip_evaluates_the_same(inputs: Inputs) {
-        let mut net = random_network(3);
+    fn colour_flip_evaluates_the_same(inputs: Inputs, king_buckets: KingBuckets) {
+        let mut net = random_network_with(3, king_buckets);
         net.inputs = inputs;
         let a =
             Board::from_str("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1")
@@ -668,16 +765,42 @@ pub(crate) mod tests {
 
     #[test]
     fn feature_indices_cover_the_inputs_once() {
-        let mut seen = vec![false; INPUTS];
-        for colour in [Color::White, Color::Black] {
-            for piece in ALL_PIECES {
-                for sq in chess::ALL_SQUARES {
-                    let i = feature(Color::Black, 7, colour, piece, sq);
-                    assert!(!seen[i]);
-                    seen[i] = true;
+        // Each king bucket's 768 inputs, once each, for a flipped and an unflipped view.
+        for flip in [0, 7] {
+            let mut seen = vec![false; 4 * INPUTS];
+            for bucket in 0..4 {
+                for colour in [Color::White, Color::Black] {
+                    for piece in ALL_PIECES {
+                        for sq in chess::ALL_SQUARES {
+                            let view = View { flip, bucket };
+                            let i = feature(Color::Black, view, colour, piece, sq);
+                            assert!(!seen[i]);
+                            assert_eq!(i / INPUTS, usize::from(bucket));
+                            seen[i] = true;
+                        }
+                    }
                 }
             }
+            assert!(seen.iter().all(|&s| s));
         }
-        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn each_perspective_reads_the_bucket_of_its_own_king() {
+        // Four buckets: White's king on g1 is in the corner bucket; Black's on e7 is on its
+        // second rank, and mirrored inputs read it as d7 (same bucket, flip 7).
+        let four = KingBuckets::from_name("4").expect("named layout");
+        let board = Board::from_str("8/4k3/8/8/8/8/8/6K1 w - - 0 1").expect("test FEN");
+        let mut net = random_network_with(1, four);
+        let views = |net: &Network| {
+            [Color::White, Color::Black].map(|c| {
+                let v = net.view(&board, c);
+                (v.flip, v.bucket)
+            })
+        };
+        assert_eq!(views(&net), [(0, 0), (0, 2)]);
+        net.inputs = Inputs::KingMirrored;
+        assert_eq!(views(&net), [(7, 0), (7, 2)]);
+        assert_eq!(net.refresh(&board).views[1], View { flip: 7, bucket: 2 });
     }
 }

@@ -18,7 +18,7 @@
 pub mod model;
 
 use super::packed::{decode_all, Packed};
-use crate::eval::nnue::{Activation, Inputs, MAX_BUCKETS};
+use crate::eval::nnue::{Activation, Inputs, KingBuckets, MAX_BUCKETS};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{backward, features_mirrored, forward, sigmoid, stm_sign, AdamW, Progress, Shape};
 use std::path::PathBuf;
@@ -93,6 +93,10 @@ pub struct TrainArgs {
     /// Output buckets, chosen by the number of pieces (1 to 16; 1 is a single output).
     #[arg(long, default_value_t = 8)]
     pub buckets: usize,
+    /// King buckets: `none`, or `4` (back-rank corners, back-rank middle, second rank, the
+    /// rest; see `eval::nnue::king_buckets`).
+    #[arg(long, default_value = "none", value_parser = ["none", "4"])]
+    pub king_buckets: String,
     /// Continue from `<out>.ckpt`. The checkpoint's activation, inputs and buckets win over
     /// the options.
     #[arg(long)]
@@ -114,8 +118,8 @@ struct Sample {
 }
 
 impl Sample {
-    fn new(p: &Packed, mirror: bool, inputs: Inputs) -> Sample {
-        let (us, them, n) = features_mirrored(p, mirror, inputs);
+    fn new(p: &Packed, mirror: bool, shape: Shape) -> Sample {
+        let (us, them, n) = features_mirrored(p, mirror, shape);
         let sign = stm_sign(p);
         let white_result = p.white_result();
         Sample {
@@ -155,9 +159,10 @@ fn shard_paths(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(paths)
 }
 
-/// The training and validation samples under `inputs`: the tail of every shard is held out.
-fn load(args: &TrainArgs, inputs: Inputs) -> Result<(Vec<Sample>, Vec<Sample>), String> {
-    if args.mirror && inputs == Inputs::KingMirrored {
+/// The training and validation samples under the shape's input layouts: the tail of every
+/// shard is held out.
+fn load(args: &TrainArgs, shape: Shape) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+    if args.mirror && shape.inputs == Inputs::KingMirrored {
         return Err(
             "--mirror adds nothing to king-mirrored inputs: a position and its reflection \
              have the same inputs there"
@@ -171,7 +176,7 @@ fn load(args: &TrainArgs, inputs: Inputs) -> Result<(Vec<Sample>, Vec<Sample>), 
         let records = decode_all(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         let held = (records.len() as f64 * args.valid.clamp(0.0, 0.9)).round() as usize;
         let split = records.len() - held;
-        let sample = |mirror| move |r: &Packed| Sample::new(r, mirror, inputs);
+        let sample = |mirror| move |r: &Packed| Sample::new(r, mirror, shape);
         train.extend(records[..split].iter().map(sample(false)));
         if args.mirror {
             train.extend(records[..split].iter().map(sample(true)));
@@ -232,7 +237,7 @@ fn pass(w: &[f32], batch: &[&Sample], t: &Targets, mut grad: Option<&mut [f32]>)
         if let Some(g) = grad.as_deref_mut() {
             // d/dcp (p − t)² with dp/dcp = p(1 − p)·ln10·K/400.
             let d_cp = 2.0 * (p - target) * p * (1.0 - p) * ln10 * t.k / 400.0;
-            backward(w, &fwd, (us, them), d_cp, g, t.shape.activation);
+            backward(w, &fwd, (us, them), d_cp, g, t.shape);
         }
     }
     loss
@@ -329,10 +334,13 @@ fn shape_of(args: &TrainArgs) -> Result<Shape, String> {
     if !(1..=MAX_BUCKETS).contains(&args.buckets) {
         return Err(format!("--buckets must be 1 to {MAX_BUCKETS}"));
     }
+    let king_buckets = KingBuckets::from_name(&args.king_buckets)
+        .ok_or_else(|| format!("unknown king buckets {}", args.king_buckets))?;
     Ok(Shape {
         activation,
         buckets: args.buckets,
         inputs,
+        king_buckets,
     })
 }
 
@@ -354,7 +362,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         Some(c) => c.progress.shape,
         None => shape_of(args)?,
     };
-    let (train, valid) = load(args, shape.inputs)?;
+    let (train, valid) = load(args, shape)?;
     let k = fit_k(&train);
     let (mut w, mut opt, done, mut best_valid) = match resumed {
         Some(c) => (c.weights, c.opt, c.progress.epoch, c.progress.best_valid),
@@ -371,11 +379,12 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         shape,
     };
     eprintln!(
-        "{} training and {} validation positions, K = {k:.3}, lambda = {}, {} inputs, {}, {} buckets, {} threads",
+        "{} training and {} validation positions, K = {k:.3}, lambda = {}, {} inputs, {} king buckets, {}, {} buckets, {} threads",
         train.len(),
         valid.len(),
         targets.lambda,
         shape.inputs.name(),
+        shape.king_buckets.count(),
         shape.activation.name(),
         shape.buckets,
         threads

@@ -2,8 +2,8 @@
 //! position, AdamW, quantisation to the engine's format and checkpoints.
 
 use crate::eval::nnue::{
-    feature, output_bucket, Activation, Inputs, Network, Output, HIDDEN, INPUTS, MAX_BUCKETS, QA,
-    QB, SCALE, SCRELU_MAX_OUT_WEIGHT,
+    feature, output_bucket, Activation, Inputs, KingBuckets, Network, Output, View, HIDDEN, INPUTS,
+    MAX_BUCKETS, QA, QB, SCALE, SCRELU_MAX_OUT_WEIGHT,
 };
 use crate::tools::packed::Packed;
 use chess::{Color, Piece, Square};
@@ -11,8 +11,9 @@ use chess::{Color, Piece, Square};
 /// The network being trained, beyond the sizes fixed at compile time.
 ///
 /// Weights live in one flat vector so that gradients, Adam moments and checkpoints share a
-/// layout: feature weights (input-major), feature biases, then for each output bucket its
-/// `2 × HIDDEN` output weights (side to move first) and its bias, as in the file format.
+/// layout: feature weights (input-major, king bucket 0's inputs first), feature biases, then
+/// for each output bucket its `2 × HIDDEN` output weights (side to move first) and its bias,
+/// as in the file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub activation: Activation,
@@ -20,57 +21,65 @@ pub struct Shape {
     pub buckets: usize,
     /// The input layout (`eval::nnue::Inputs`).
     pub inputs: Inputs,
+    /// The king-bucket layout (`eval::nnue::KingBuckets`).
+    pub king_buckets: KingBuckets,
 }
 
+/// Where the feature weights start.
 pub const FT_W: usize = 0;
-pub const FT_B: usize = INPUTS * HIDDEN;
-/// Where the first bucket's output weights start.
-pub const OUT: usize = FT_B + HIDDEN;
 /// One bucket's weights and bias.
 pub const OUT_LEN: usize = 2 * HIDDEN + 1;
 
 impl Shape {
     pub fn params(self) -> usize {
-        OUT + self.buckets * OUT_LEN
+        self.out() + self.buckets * OUT_LEN
+    }
+
+    /// Where the feature biases start, after `INPUTS` rows for each king bucket.
+    pub fn ft_b(self) -> usize {
+        FT_W + INPUTS * self.king_buckets.count() * HIDDEN
+    }
+
+    /// Where the first output bucket's weights start.
+    pub fn out(self) -> usize {
+        self.ft_b() + HIDDEN
     }
 
     /// Index of bucket `b`'s first output weight; its bias follows the `2 × HIDDEN` weights.
-    pub fn out_w(b: usize) -> usize {
-        OUT + b * OUT_LEN
+    pub fn out_w(self, b: usize) -> usize {
+        self.out() + b * OUT_LEN
     }
 
-    pub fn out_b(b: usize) -> usize {
-        Shape::out_w(b) + 2 * HIDDEN
+    pub fn out_b(self, b: usize) -> usize {
+        self.out_w(b) + 2 * HIDDEN
     }
 }
 
 /// Input indices of a position from the side to move's view and the other side's, under
-/// the input layout `inputs`, exactly as the engine computes them.
-pub fn features(p: &Packed, inputs: Inputs) -> ([u16; 32], [u16; 32], usize) {
-    features_mirrored(p, false, inputs)
+/// the shape's input and king-bucket layouts, exactly as the engine computes them.
+pub fn features(p: &Packed, shape: Shape) -> ([u16; 32], [u16; 32], usize) {
+    features_mirrored(p, false, shape)
 }
 
 /// The same with files mirrored (a↔h) when `mirror` is set: the position's left-right
 /// reflection, which has the same value once castling rights are gone (they are not stored).
 /// Under king-mirrored inputs the reflection has the same inputs as the position itself.
-pub fn features_mirrored(
-    p: &Packed,
-    mirror: bool,
-    inputs: Inputs,
-) -> ([u16; 32], [u16; 32], usize) {
+pub fn features_mirrored(p: &Packed, mirror: bool, shape: Shape) -> ([u16; 32], [u16; 32], usize) {
     let them = !p.stm;
     let reflect = |sq: Square| chess::ALL_SQUARES[sq.to_index() ^ if mirror { 7 } else { 0 }];
-    let king = |colour: Color| {
+    let view = |colour: Color| {
         p.pieces()
             .find(|&(_, c, piece)| c == colour && piece == Piece::King)
-            .map_or(0, |(sq, _, _)| inputs.flip(reflect(sq)))
+            .map_or(View::default(), |(sq, _, _)| {
+                View::of(shape.inputs, shape.king_buckets, colour, reflect(sq))
+            })
     };
-    let (us_flip, them_flip) = (king(p.stm), king(them));
+    let (us_view, them_view) = (view(p.stm), view(them));
     let (mut us_f, mut them_f, mut n) = ([0u16; 32], [0u16; 32], 0);
     for (sq, colour, piece) in p.pieces().take(32) {
         let sq = reflect(sq);
-        us_f[n] = feature(p.stm, us_flip, colour, piece, sq) as u16;
-        them_f[n] = feature(them, them_flip, colour, piece, sq) as u16;
+        us_f[n] = feature(p.stm, us_view, colour, piece, sq) as u16;
+        them_f[n] = feature(them, them_view, colour, piece, sq) as u16;
         n += 1;
     }
     (us_f, them_f, n)
@@ -87,14 +96,14 @@ pub fn init(shape: Shape, seed: u64) -> Vec<f32> {
         (state >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0
     };
     let mut w = vec![0.0f32; shape.params()];
-    for x in &mut w[FT_W..FT_B] {
+    for x in &mut w[FT_W..shape.ft_b()] {
         *x = uniform() * 0.1;
     }
-    for x in &mut w[FT_B..OUT] {
+    for x in &mut w[shape.ft_b()..shape.out()] {
         *x = 0.1 + uniform() * 0.05;
     }
     for b in 0..shape.buckets {
-        for x in &mut w[Shape::out_w(b)..Shape::out_b(b)] {
+        for x in &mut w[shape.out_w(b)..shape.out_b(b)] {
             *x = uniform() * (1.0 / HIDDEN as f32).sqrt();
         }
     }
@@ -145,7 +154,7 @@ pub fn out_weight_limit(act: Activation) -> f32 {
 pub fn clip(w: &mut [f32], shape: Shape) {
     let limit = out_weight_limit(shape.activation);
     for b in 0..shape.buckets {
-        for x in &mut w[Shape::out_w(b)..Shape::out_b(b)] {
+        for x in &mut w[shape.out_w(b)..shape.out_b(b)] {
             *x = x.clamp(-limit, limit);
         }
     }
@@ -157,7 +166,7 @@ pub fn forward(w: &[f32], shape: Shape, us: &[u16], them: &[u16]) -> Pass {
     let bucket = output_bucket(shape.buckets, us.len());
     let mut acc = [[0.0f32; HIDDEN]; 2];
     for (side, list) in [us, them].into_iter().enumerate() {
-        acc[side].copy_from_slice(&w[FT_B..OUT]);
+        acc[side].copy_from_slice(&w[shape.ft_b()..shape.out()]);
         for &f in list {
             let row = &w[FT_W + usize::from(f) * HIDDEN..][..HIDDEN];
             for (a, x) in acc[side].iter_mut().zip(row) {
@@ -165,9 +174,9 @@ pub fn forward(w: &[f32], shape: Shape, us: &[u16], them: &[u16]) -> Pass {
             }
         }
     }
-    let mut out = w[Shape::out_b(bucket)];
+    let mut out = w[shape.out_b(bucket)];
     for side in 0..2 {
-        let ow = &w[Shape::out_w(bucket) + side * HIDDEN..][..HIDDEN];
+        let ow = &w[shape.out_w(bucket) + side * HIDDEN..][..HIDDEN];
         for (a, x) in acc[side].iter().zip(ow) {
             out += activate(act, *a) * x;
         }
@@ -186,11 +195,12 @@ pub fn backward(
     (us, them): (&[u16], &[u16]),
     d_cp: f32,
     grad: &mut [f32],
-    act: Activation,
+    shape: Shape,
 ) {
+    let act = shape.activation;
     let d_out = d_cp * SCALE as f32;
-    let out_w = Shape::out_w(pass.bucket);
-    grad[Shape::out_b(pass.bucket)] += d_out;
+    let out_w = shape.out_w(pass.bucket);
+    grad[shape.out_b(pass.bucket)] += d_out;
     for (side, list) in [us, them].into_iter().enumerate() {
         let mut d_acc = [0.0f32; HIDDEN];
         let ow = &w[out_w + side * HIDDEN..][..HIDDEN];
@@ -200,7 +210,7 @@ pub fn backward(
             g_ow[i] += d_out * activate(act, a);
             d_acc[i] = d_out * ow[i] * activate_slope(act, a);
         }
-        for (g, d) in grad[FT_B..OUT].iter_mut().zip(&d_acc) {
+        for (g, d) in grad[shape.ft_b()..shape.out()].iter_mut().zip(&d_acc) {
             *g += d;
         }
         for &f in list {
@@ -263,7 +273,7 @@ impl AdamW {
 /// The engine's quantised network (rounding, clamped to the integer types).
 pub fn quantise(w: &[f32], shape: Shape) -> Network {
     let q16 = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
-    let mut net = Network::zeroed();
+    let mut net = Network::zeroed_with(shape.king_buckets);
     net.activation = shape.activation;
     net.inputs = shape.inputs;
     for (i, row) in net.ft_weights.iter_mut().enumerate() {
@@ -272,7 +282,7 @@ pub fn quantise(w: &[f32], shape: Shape) -> Network {
         }
     }
     for (j, q) in net.ft_bias.iter_mut().enumerate() {
-        *q = q16(w[FT_B + j], QA);
+        *q = q16(w[shape.ft_b() + j], QA);
     }
     let limit = out_weight_limit(shape.activation);
     net.outputs = (0..shape.buckets)
@@ -280,11 +290,11 @@ pub fn quantise(w: &[f32], shape: Shape) -> Network {
             let mut out = Output::ZERO;
             for (side, row) in out.weights.iter_mut().enumerate() {
                 for (j, q) in row.iter_mut().enumerate() {
-                    let x = w[Shape::out_w(b) + side * HIDDEN + j].clamp(-limit, limit);
+                    let x = w[shape.out_w(b) + side * HIDDEN + j].clamp(-limit, limit);
                     *q = q16(x, QB);
                 }
             }
-            out.bias = (w[Shape::out_b(b)] * (QA * QB) as f32).round() as i32;
+            out.bias = (w[shape.out_b(b)] * (QA * QB) as f32).round() as i32;
             out
         })
         .collect();
@@ -292,8 +302,10 @@ pub fn quantise(w: &[f32], shape: Shape) -> Network {
 }
 
 /// Bytes before the weights in a checkpoint.
-const CKPT_HEADER: usize = 44;
-/// The same in the older `SGC2` checkpoints, which have no inputs field (plain inputs).
+const CKPT_HEADER: usize = 108;
+/// The same in the older `SGC3` checkpoints, which have no king-bucket layout (one bucket).
+const CKPT_HEADER_V3: usize = 44;
+/// The same in the older `SGC2` checkpoints, which have no inputs field either (plain inputs).
 const CKPT_HEADER_V2: usize = 40;
 
 /// What a checkpoint records besides the weights and the optimiser.
@@ -304,10 +316,11 @@ pub struct Progress {
     pub shape: Shape,
 }
 
-/// Checkpoint: `b"SGC3"`, u32 HIDDEN, u32 activation and u32 inputs (the network file's
+/// Checkpoint: `b"SGC4"`, u32 HIDDEN, u32 activation and u32 inputs (the network file's
 /// codes), u32 output buckets, u64 epoch, u64 Adam step, f64 best validation loss so far,
-/// then weights, m and v as f32 (`shape.params()` each), all little-endian. `SGC2` is the
-/// same without the inputs field.
+/// the 64-byte king-bucket layout, then weights, m and v as f32 (`shape.params()` each), all
+/// little-endian. `SGC3` is the same without the layout, `SGC2` also without the inputs
+/// field.
 pub fn checkpoint_bytes(w: &[f32], opt: &AdamW, progress: Progress) -> Vec<u8> {
     let Progress {
         epoch,
@@ -315,7 +328,7 @@ pub fn checkpoint_bytes(w: &[f32], opt: &AdamW, progress: Progress) -> Vec<u8> {
         shape,
     } = progress;
     let mut out = Vec::with_capacity(CKPT_HEADER + 12 * w.len());
-    out.extend_from_slice(b"SGC3");
+    out.extend_from_slice(b"SGC4");
     for v in [
         HIDDEN as u32,
         shape.activation.code(),
@@ -327,6 +340,7 @@ pub fn checkpoint_bytes(w: &[f32], opt: &AdamW, progress: Progress) -> Vec<u8> {
     out.extend_from_slice(&epoch.to_le_bytes());
     out.extend_from_slice(&opt.t.to_le_bytes());
     out.extend_from_slice(&best_valid.to_le_bytes());
+    out.extend_from_slice(shape.king_buckets.table());
     for x in w.iter().chain(&opt.m).chain(&opt.v) {
         out.extend_from_slice(&x.to_le_bytes());
     }
@@ -342,15 +356,15 @@ pub struct Checkpoint {
 
 /// Parse a checkpoint.
 pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, String> {
-    let version = match bytes.get(0..4) {
-        Some(b"SGC3") => 3,
-        Some(b"SGC2") => 2,
-        _ => return Err("not a Sandglass checkpoint (magic is neither SGC3 nor SGC2)".to_string()),
-    };
-    let header = if version == 3 {
-        CKPT_HEADER
-    } else {
-        CKPT_HEADER_V2
+    let (version, header) = match bytes.get(0..4) {
+        Some(b"SGC4") => (4, CKPT_HEADER),
+        Some(b"SGC3") => (3, CKPT_HEADER_V3),
+        Some(b"SGC2") => (2, CKPT_HEADER_V2),
+        _ => {
+            return Err(
+                "not a Sandglass checkpoint (magic is none of SGC4, SGC3 and SGC2)".to_string(),
+            )
+        }
     };
     if bytes.len() < header {
         return Err(format!("checkpoint ends early, at byte {}", bytes.len()));
@@ -371,9 +385,9 @@ pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, 
     let code = u32_at(8);
     let activation =
         Activation::from_code(code).ok_or_else(|| format!("unknown activation {code}"))?;
-    // The fields after the activation sit one u32 later in version 3.
-    let at = header - CKPT_HEADER_V2;
-    let inputs = if version == 3 {
+    // The fields after the activation sit one u32 later from version 3 on.
+    let at = if version >= 3 { 4 } else { 0 };
+    let inputs = if version >= 3 {
         let code = u32_at(12);
         Inputs::from_code(code).ok_or_else(|| format!("unknown inputs {code}"))?
     } else {
@@ -383,10 +397,18 @@ pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, 
     if !(1..=MAX_BUCKETS).contains(&buckets) {
         return Err(format!("checkpoint has {buckets} output buckets"));
     }
+    let king_buckets = if version >= 4 {
+        let mut table = [0u8; 64];
+        table.copy_from_slice(&bytes[CKPT_HEADER_V3..CKPT_HEADER]);
+        KingBuckets::from_table(table)?
+    } else {
+        KingBuckets::NONE
+    };
     let shape = Shape {
         activation,
         buckets,
         inputs,
+        king_buckets,
     };
     let params = shape.params();
     if bytes.len() != header + 12 * params {
@@ -444,27 +466,45 @@ mod tests {
         }
     }
 
-    /// Every activation and input layout, with one output bucket and with eight.
+    /// Every activation, input layout and named king-bucket layout, with one output bucket
+    /// and with eight.
     fn shapes() -> Vec<Shape> {
         let mut out = Vec::new();
         for activation in Activation::ALL {
             for inputs in Inputs::ALL {
-                for buckets in [1, 8] {
-                    out.push(Shape {
-                        activation,
-                        buckets,
-                        inputs,
-                    });
+                for (_, king_buckets) in KingBuckets::NAMED {
+                    for buckets in [1, 8] {
+                        out.push(Shape {
+                            activation,
+                            buckets,
+                            inputs,
+                            king_buckets,
+                        });
+                    }
                 }
             }
         }
         out
     }
 
+    /// A shape with these input layouts (SCReLU, eight output buckets).
+    fn layout(inputs: Inputs, king_buckets: KingBuckets) -> Shape {
+        Shape {
+            activation: Activation::SCReLU,
+            buckets: 8,
+            inputs,
+            king_buckets,
+        }
+    }
+
+    fn four() -> KingBuckets {
+        KingBuckets::from_name("4").expect("named layout")
+    }
+
     /// Scale every bucket's output weights (to the size trained ones reach).
     fn scale_outputs(w: &mut [f32], shape: Shape, by: f32) {
         for b in 0..shape.buckets {
-            for x in &mut w[Shape::out_w(b)..Shape::out_b(b)] {
+            for x in &mut w[shape.out_w(b)..shape.out_b(b)] {
                 *x *= by;
             }
         }
@@ -472,20 +512,18 @@ mod tests {
 
     #[test]
     fn checkpoint_round_trip() {
-        let shape = Shape {
-            activation: Activation::SCReLU,
-            buckets: 8,
-            inputs: Inputs::KingMirrored,
+        let checkpoint = |shape: Shape| {
+            let w = init(shape, 1);
+            let mut opt = AdamW::new(shape.params(), 0.001, 0.0);
+            opt.step(&mut w.clone(), &w);
+            let progress = Progress {
+                epoch: 3,
+                best_valid: 0.0215,
+                shape,
+            };
+            (checkpoint_bytes(&w, &opt, progress), w, opt, progress)
         };
-        let w = init(shape, 1);
-        let mut opt = AdamW::new(shape.params(), 0.001, 0.0);
-        opt.step(&mut w.clone(), &w);
-        let progress = Progress {
-            epoch: 3,
-            best_valid: 0.0215,
-            shape,
-        };
-        let bytes = checkpoint_bytes(&w, &opt, progress);
+        let (bytes, w, opt, progress) = checkpoint(layout(Inputs::KingMirrored, four()));
         let back = from_checkpoint(&bytes, 0.001, 0.0).expect("parses");
         assert_eq!((back.progress, back.opt.t), (progress, 1));
         assert_eq!(back.weights, w);
@@ -499,17 +537,68 @@ mod tests {
                 "{len} bytes"
             );
         }
-        // The older checkpoint: no inputs field, read as plain inputs.
-        let mut old = bytes.clone();
-        old[0..4].copy_from_slice(b"SGC2");
-        old.drain(12..16);
-        let back = from_checkpoint(&old, 0.001, 0.0).expect("SGC2 parses");
+        // The older checkpoints, of one king bucket: SGC3 has no layout, SGC2 not even an
+        // inputs field (read as plain inputs).
+        let shape = layout(Inputs::KingMirrored, KingBuckets::NONE);
+        let (bytes, w, _, _) = checkpoint(shape);
+        let mut v3 = bytes.clone();
+        v3[0..4].copy_from_slice(b"SGC3");
+        v3.drain(CKPT_HEADER_V3..CKPT_HEADER);
+        let back = from_checkpoint(&v3, 0.001, 0.0).expect("SGC3 parses");
+        assert_eq!((back.progress.shape, &back.weights), (shape, &w));
+        let mut v2 = v3;
+        v2[0..4].copy_from_slice(b"SGC2");
+        v2.drain(12..16);
+        let back = from_checkpoint(&v2, 0.001, 0.0).expect("SGC2 parses");
         let plain = Shape {
             inputs: Inputs::Plain,
             ..shape
         };
         assert_eq!(back.progress.shape, plain);
         assert_eq!(back.weights, w);
+    }
+
+    /// The trainer's input indices are the ones the engine's accumulator adds, for every
+    /// input and king-bucket layout, with each side's king in various buckets.
+    #[test]
+    fn trainer_features_match_the_engine() {
+        let fens = [
+            "r1bq1rk1/pp3ppp/2n5/3p4/8/2N2N2/PP3PPP/R2Q1RK1 b - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/3pp3/8/8/8/8/4K3/8 b - - 0 1",
+        ];
+        for shape in shapes() {
+            for fen in fens {
+                let board = Board::from_str(fen).expect("test FEN");
+                let engine = |perspective: Color| {
+                    let view = View::of(
+                        shape.inputs,
+                        shape.king_buckets,
+                        perspective,
+                        board.king_square(perspective),
+                    );
+                    let mut list: Vec<u16> = Vec::new();
+                    for sq in *board.combined() {
+                        let (Some(piece), Some(colour)) = (board.piece_on(sq), board.color_on(sq))
+                        else {
+                            continue;
+                        };
+                        list.push(feature(perspective, view, colour, piece, sq) as u16);
+                    }
+                    list.sort_unstable();
+                    list
+                };
+                let (us, them, n) = features(&Packed::new(&board, 0, 1, 1), shape);
+                let sorted = |list: &[u16]| {
+                    let mut list = list.to_vec();
+                    list.sort_unstable();
+                    list
+                };
+                let stm = board.side_to_move();
+                assert_eq!(sorted(&us[..n]), engine(stm), "{shape:?} {fen}");
+                assert_eq!(sorted(&them[..n]), engine(!stm), "{shape:?} {fen}");
+            }
+        }
     }
 
     /// The trainer's reflection (`--mirror`) changes plain inputs but not king-mirrored
@@ -524,14 +613,15 @@ mod tests {
             them[..n].sort_unstable();
             (us, them, n)
         };
-        let plain = sorted(features(&p, Inputs::Plain));
-        assert_ne!(sorted(features_mirrored(&p, true, Inputs::Plain)), plain);
-        let folded = sorted(features(&p, Inputs::KingMirrored));
-        assert_eq!(
-            sorted(features_mirrored(&p, true, Inputs::KingMirrored)),
-            folded
+        let (plain, mirrored) = (
+            layout(Inputs::Plain, KingBuckets::NONE),
+            layout(Inputs::KingMirrored, KingBuckets::NONE),
         );
-        assert_eq!(folded, sorted(features_mirrored(&p, true, Inputs::Plain)));
+        let plain_f = sorted(features(&p, plain));
+        assert_ne!(sorted(features_mirrored(&p, true, plain)), plain_f);
+        let folded = sorted(features(&p, mirrored));
+        assert_eq!(sorted(features_mirrored(&p, true, mirrored)), folded);
+        assert_eq!(folded, sorted(features_mirrored(&p, true, plain)));
     }
 
     #[test]
@@ -560,10 +650,11 @@ mod tests {
             let net = quantise(&w, shape);
             assert_eq!(net.activation, shape.activation);
             assert_eq!(net.inputs, shape.inputs);
+            assert_eq!(net.king_buckets, shape.king_buckets);
             assert_eq!(net.outputs.len(), shape.buckets);
             for fen in fens {
                 let board = Board::from_str(fen).expect("test FEN");
-                let (us, them, n) = features(&Packed::new(&board, 0, 1, 4), shape.inputs);
+                let (us, them, n) = features(&Packed::new(&board, 0, 1, 4), shape);
                 let float = forward(&w, shape, &us[..n], &them[..n]).cp;
                 let int = net.evaluate_board(&board) as f32;
                 assert!(
@@ -576,11 +667,7 @@ mod tests {
 
     #[test]
     fn clipped_screlu_weights_load_in_the_engine() {
-        let shape = Shape {
-            activation: Activation::SCReLU,
-            buckets: 8,
-            inputs: Inputs::KingMirrored,
-        };
+        let shape = layout(Inputs::KingMirrored, four());
         let mut w = init(shape, 2);
         scale_outputs(&mut w, shape, 100.0);
         clip(&mut w, shape);
@@ -598,16 +685,16 @@ mod tests {
     fn gradient_check(shape: Shape) {
         let w = init(shape, 9);
         let board = Board::from_str("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1").expect("test FEN");
-        let (us, them, n) = features(&Packed::new(&board, 0, 1, 1), shape.inputs);
+        let (us, them, n) = features(&Packed::new(&board, 0, 1, 1), shape);
         let (us, them) = (&us[..n], &them[..n]);
         let mut grad = vec![0.0; shape.params()];
         let pass = forward(&w, shape, us, them);
         assert_eq!(pass.bucket, output_bucket(shape.buckets, 10));
-        backward(&w, &pass, (us, them), 1.0, &mut grad, shape.activation);
+        backward(&w, &pass, (us, them), 1.0, &mut grad, shape);
         for &i in &[
-            Shape::out_b(pass.bucket),
-            Shape::out_w(pass.bucket) + 3,
-            FT_B + 5,
+            shape.out_b(pass.bucket),
+            shape.out_w(pass.bucket) + 3,
+            shape.ft_b() + 5,
             FT_W + usize::from(us[0]) * HIDDEN + 7,
         ] {
             let mut plus = w.clone();
@@ -625,7 +712,7 @@ mod tests {
         // Another bucket's weights get no gradient from this position.
         if shape.buckets > 1 {
             let other = (pass.bucket + 1) % shape.buckets;
-            assert!(grad[Shape::out_w(other)..=Shape::out_b(other)]
+            assert!(grad[shape.out_w(other)..=shape.out_b(other)]
                 .iter()
                 .all(|&g| g == 0.0));
         }
