@@ -116,6 +116,52 @@ fn datagen_then_train_then_search_with_the_network() {
         &mirrored,
         "position fen r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
     );
+
+    // King buckets: the version 4 file carries the layout, the engine searches with it
+    // through castling and king moves between buckets, and a resumed run keeps the layout
+    // of its checkpoint even when the options name another (with a warning).
+    let bucketed = dir.join("bucketed.nnue");
+    let train_bucketed = |extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            path(&data),
+            "--out",
+            path(&bucketed),
+            "--epochs",
+            "1",
+            "--batch",
+            "32",
+            "--inputs",
+            "mirrored",
+            "--king-buckets",
+            "4",
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let log = train_bucketed(&[]);
+    assert!(log.contains("4 king buckets"), "{log}");
+    let bytes = std::fs::read(&bucketed).expect("train wrote the network");
+    let loaded = sandglass::eval::nnue::Network::from_bytes(&bytes).expect("it parses");
+    assert_eq!(loaded.king_buckets.count(), 4);
+    search_with(
+        &bucketed,
+        "position fen r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+    );
+    let log = run(&[
+        "train",
+        path(&data),
+        "--out",
+        path(&bucketed),
+        "--epochs",
+        "2",
+        "--batch",
+        "32",
+        "--resume",
+    ]);
+    assert!(log.contains("4 king buckets"), "{log}");
+    assert!(log.contains("the checkpoint's shape wins"), "{log}");
+    assert!(log.contains("epoch 2: train loss"), "{log}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -293,17 +293,19 @@ mod tests {
         assert_eq!(memory.threads(), 0);
     }
 
-    /// King-mirrored networks, one of them with king buckets, through the search: castling
-    /// both ways, kings crossing the middle and changing buckets, null moves and quiescence.
+    /// Networks of every input and king-bucket layout through the search: castling both
+    /// ways, kings crossing the middle and changing buckets, null moves and quiescence.
     /// The library's tests check every accumulator the search reads against one computed
     /// from the board (`nnue_stack.rs`), so a stale one fails here.
     #[test]
-    fn a_king_mirrored_network_stays_in_step_with_the_board() {
+    fn every_network_layout_stays_in_step_with_the_board() {
         use crate::eval::nnue::{tests::random_network_with, Inputs, KingBuckets};
         for (_, king_buckets) in KingBuckets::NAMED {
-            let mut net = random_network_with(21, king_buckets);
-            net.inputs = Inputs::KingMirrored;
-            search_in_step(net);
+            for inputs in Inputs::ALL {
+                let mut net = random_network_with(21, king_buckets);
+                net.inputs = inputs;
+                search_in_step(net);
+            }
         }
     }
 

@@ -24,9 +24,10 @@ pub struct KingBuckets {
     table: [u8; 64],
 }
 
-/// Four buckets: the back rank's corners (a castled king), its middle, the second rank, and
-/// everything further up. Symmetric left-right, so it means the same with plain and with
-/// king-mirrored inputs; the common first layout of small engines' bucketed networks.
+/// Four buckets: the back rank's two outer files on each side (a king tucked into a corner,
+/// as on g1 after castling short; c1, after castling long, counts as the middle), the rest of
+/// the back rank, the second rank, and everything further up. Symmetric left-right, so it
+/// means the same with plain and with king-mirrored inputs.
 #[rustfmt::skip]
 const FOUR: [u8; 64] = [
     0, 0, 1, 1, 1, 1, 0, 0,
@@ -65,7 +66,9 @@ impl KingBuckets {
     }
 
     /// A layout read from a file: every bucket below [`MAX_KING_BUCKETS`], and every bucket
-    /// up to the largest used by some square (so that no weights are dead).
+    /// up to the largest used by some square, so that the file holds no rows that no
+    /// layout could read. (Under king-mirrored inputs files e–h are never looked up, so a
+    /// bucket only they use would still be dead; the named layouts are symmetric.)
     pub fn from_table(table: [u8; 64]) -> Result<KingBuckets, String> {
         let layout = KingBuckets { table };
         let count = layout.count();

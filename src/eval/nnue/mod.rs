@@ -82,26 +82,36 @@ pub const QB: i32 = 64;
 /// Centipawns per unit of network output.
 pub const SCALE: i32 = 400;
 pub const MAGIC: &[u8; 4] = b"SGNN";
-/// The version [`Network::to_bytes`] writes; versions 1 (no activation or bucket fields), 2
-/// (no inputs field) and 3 (no king buckets) are still read.
+/// The newest file version, which [`Network::to_bytes`] writes for a network with king
+/// buckets; one without is written as version 3, which builds from before king buckets also
+/// read. Versions 1 (no activation or bucket fields), 2 (no inputs field) and 3 (no king
+/// buckets) are all read.
 pub const VERSION: u32 = 4;
 /// Largest output weight magnitude an SCReLU file may hold (1.98 × QB): one perspective's
-/// `HIDDEN × QA² × 127` stays below 2^31 for up to 259 hidden neurons.
+/// `HIDDEN × QA² × 127` stays below 2^31 for up to 260 hidden neurons.
 pub const SCRELU_MAX_OUT_WEIGHT: i16 = 127;
 const _: () = assert!(
     HIDDEN as i64 * (QA as i64 * QA as i64) * SCRELU_MAX_OUT_WEIGHT as i64 <= i32::MAX as i64,
     "an SCReLU perspective's sum could overflow i32"
 );
+const _: () = assert!(
+    HIDDEN as i64 * QA as i64 * 32_768 <= i32::MAX as i64 + 1,
+    "a CReLU perspective's sum could overflow i32"
+);
+// The trainer keeps input indices in u16.
+const _: () = assert!(MAX_KING_BUCKETS * INPUTS <= u16::MAX as usize + 1);
 /// The search clamps network scores to this, as the hand-written evaluation is clamped, so
 /// they never reach mate scores.
 pub const EVAL_LIMIT_NNUE: i32 = crate::eval::EVAL_LIMIT;
 /// Most output buckets a file may have.
 pub const MAX_BUCKETS: usize = 16;
 
-/// Bytes of a version 4 network file with [`HIDDEN`] neurons, `king_buckets` king buckets
-/// and `buckets` output buckets.
+/// Bytes of the network file [`Network::to_bytes`] writes with [`HIDDEN`] neurons,
+/// `king_buckets` king buckets and `buckets` output buckets (version 3 for one king bucket,
+/// version 4, with its 64-byte layout, for more).
 pub const fn file_bytes(king_buckets: usize, buckets: usize) -> usize {
-    36 + 64 + 2 * (INPUTS * king_buckets * HIDDEN + HIDDEN) + buckets * (4 * HIDDEN + 4)
+    let layout = if king_buckets > 1 { 64 } else { 0 };
+    36 + layout + 2 * (INPUTS * king_buckets * HIDDEN + HIDDEN) + buckets * (4 * HIDDEN + 4)
 }
 
 /// The output bucket of a position with `pieces` pieces (kings included) when a network has
@@ -431,8 +441,9 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(file_bytes(self.king_buckets.count(), self.outputs.len()));
         out.extend_from_slice(MAGIC);
+        let bucketed = self.king_buckets != KingBuckets::NONE;
         let header = [
-            VERSION,
+            if bucketed { VERSION } else { 3 },
             HIDDEN as u32,
             QA as u32,
             QB as u32,
@@ -444,7 +455,9 @@ impl Network {
         for v in header {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out.extend_from_slice(self.king_buckets.table());
+        if bucketed {
+            out.extend_from_slice(self.king_buckets.table());
+        }
         for w in self.ft_weights.iter().flatten().chain(&self.ft_bias) {
             out.extend_from_slice(&w.to_le_bytes());
         }
@@ -627,10 +640,12 @@ pub(crate) mod tests {
         let bytes = net.to_bytes();
         let back = Network::from_bytes(&bytes).expect("parses");
         assert_eq!(back.activation, Activation::SCReLU);
+        // A network without king buckets is written as version 3, which older builds read.
+        assert_eq!(bytes[4..8], 3u32.to_le_bytes());
         // Version 1: the same bytes without the activation field, read as CReLU.
         let mut v1 = bytes.clone();
         v1[4..8].copy_from_slice(&1u32.to_le_bytes());
-        v1.drain(24..100);
+        v1.drain(24..36);
         let old = Network::from_bytes(&v1).expect("version 1 parses");
         assert_eq!(old.activation, Activation::CReLU);
         assert_eq!(old.ft_weights, net.ft_weights);
@@ -641,20 +656,20 @@ pub(crate) mod tests {
             Network::from_bytes(&v2).map(|n| n.inputs),
             Ok(Inputs::KingMirrored)
         );
-        let mut v3 = v2.clone();
+        let mut v4 = v2.clone();
         v2[4..8].copy_from_slice(&2u32.to_le_bytes());
-        v2.drain(32..100);
+        v2.drain(32..36);
         let old = Network::from_bytes(&v2).expect("version 2 parses");
         assert_eq!(
             (old.inputs, old.activation),
             (Inputs::Plain, Activation::SCReLU)
         );
-        // Version 3: no king-bucket layout, read as one bucket.
-        v3[4..8].copy_from_slice(&3u32.to_le_bytes());
-        v3.drain(36..100);
-        let old = Network::from_bytes(&v3).expect("version 3 parses");
+        // Version 4 with a one-bucket layout reads as the version 3 file it equals.
+        v4[4..8].copy_from_slice(&4u32.to_le_bytes());
+        v4.splice(36..36, [0u8; 64]);
+        let same = Network::from_bytes(&v4).expect("version 4 parses");
         assert_eq!(
-            (old.inputs, old.king_buckets, &old.ft_weights),
+            (same.inputs, same.king_buckets, &same.ft_weights),
             (Inputs::KingMirrored, KingBuckets::NONE, &net.ft_weights)
         );
         let mut unknown_inputs = net.to_bytes();

@@ -97,8 +97,8 @@ pub struct TrainArgs {
     /// rest; see `eval::nnue::king_buckets`).
     #[arg(long, default_value = "none", value_parser = ["none", "4"])]
     pub king_buckets: String,
-    /// Continue from `<out>.ckpt`. The checkpoint's activation, inputs and buckets win over
-    /// the options.
+    /// Continue from `<out>.ckpt`. The checkpoint's activation, inputs, king buckets and
+    /// output buckets win over the options (with a warning where they differ).
     #[arg(long)]
     pub resume: bool,
 }
@@ -359,7 +359,15 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         None
     };
     let shape = match &resumed {
-        Some(c) => c.progress.shape,
+        Some(c) => {
+            if shape_of(args)? != c.progress.shape {
+                eprintln!(
+                    "warning: the options name another network shape than the checkpoint; \
+                     the checkpoint's shape wins"
+                );
+            }
+            c.progress.shape
+        }
         None => shape_of(args)?,
     };
     let (train, valid) = load(args, shape)?;

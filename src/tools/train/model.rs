@@ -559,7 +559,8 @@ mod tests {
     }
 
     /// The trainer's input indices are the ones the engine's accumulator adds, for every
-    /// input and king-bucket layout, with each side's king in various buckets.
+    /// input and king-bucket layout, with each side's king in various buckets, and for the
+    /// reflected copies `--mirror` adds.
     #[test]
     fn trainer_features_match_the_engine() {
         let fens = [
@@ -567,7 +568,11 @@ mod tests {
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "4k3/3pp3/8/8/8/8/4K3/8 b - - 0 1",
         ];
-        for shape in shapes() {
+        // `mirror`: the engine's indices on the board reflected left-right, which is what
+        // the trainer's `--mirror` copy of a position must give.
+        for (shape, mirror) in shapes().into_iter().flat_map(|s| [(s, false), (s, true)]) {
+            let reflect =
+                |sq: Square| chess::ALL_SQUARES[sq.to_index() ^ if mirror { 7 } else { 0 }];
             for fen in fens {
                 let board = Board::from_str(fen).expect("test FEN");
                 let engine = |perspective: Color| {
@@ -575,7 +580,7 @@ mod tests {
                         shape.inputs,
                         shape.king_buckets,
                         perspective,
-                        board.king_square(perspective),
+                        reflect(board.king_square(perspective)),
                     );
                     let mut list: Vec<u16> = Vec::new();
                     for sq in *board.combined() {
@@ -583,20 +588,20 @@ mod tests {
                         else {
                             continue;
                         };
-                        list.push(feature(perspective, view, colour, piece, sq) as u16);
+                        list.push(feature(perspective, view, colour, piece, reflect(sq)) as u16);
                     }
                     list.sort_unstable();
                     list
                 };
-                let (us, them, n) = features(&Packed::new(&board, 0, 1, 1), shape);
+                let (us, them, n) = features_mirrored(&Packed::new(&board, 0, 1, 1), mirror, shape);
                 let sorted = |list: &[u16]| {
                     let mut list = list.to_vec();
                     list.sort_unstable();
                     list
                 };
                 let stm = board.side_to_move();
-                assert_eq!(sorted(&us[..n]), engine(stm), "{shape:?} {fen}");
-                assert_eq!(sorted(&them[..n]), engine(!stm), "{shape:?} {fen}");
+                assert_eq!(sorted(&us[..n]), engine(stm), "{shape:?} {mirror} {fen}");
+                assert_eq!(sorted(&them[..n]), engine(!stm), "{shape:?} {mirror} {fen}");
             }
         }
     }
