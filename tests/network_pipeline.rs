@@ -16,19 +16,17 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Run the binary with `args`; panics with its output unless it succeeds.
-fn run(args: &[&str]) -> String {
-    let out = Command::new(BIN)
+/// Run the binary with `args`.
+fn output(args: &[&str]) -> std::process::Output {
+    Command::new(BIN)
         .args(args)
         .output()
-        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "sandglass {args:?} failed:\n{text}");
-    text
+        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
+}
+
+/// Run the binary with `args`; panics with its output unless it succeeds.
+fn run(args: &[&str]) -> String {
+    succeeded(output(args))
 }
 
 fn path(p: &Path) -> &str {
@@ -85,84 +83,54 @@ fn datagen_then_train_then_search_with_the_network() {
 
     // King-mirrored inputs: `--mirror` is refused there (it would add nothing), and the
     // network they make is searched through positions where kings cross the middle.
+    let castles = "position fen r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1";
     let mirrored = dir.join("mirrored.nnue");
-    let train_mirrored = |extra: &[&str]| {
-        let mut args = vec![
-            "train",
-            path(&data),
-            "--out",
-            path(&mirrored),
-            "--epochs",
-            "1",
-            "--batch",
-            "32",
-            "--inputs",
-            "mirrored",
-        ];
-        args.extend_from_slice(extra);
-        Command::new(BIN).args(&args).output().expect("train runs")
-    };
-    let refused = train_mirrored(&["--mirror"]);
+    let refused = train(&data, &mirrored, 1, &["--inputs", "mirrored", "--mirror"]);
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--mirror adds nothing"));
-    let done = train_mirrored(&[]);
-    let log = String::from_utf8_lossy(&done.stderr);
-    assert!(done.status.success(), "{log}");
+    let log = succeeded(train(&data, &mirrored, 1, &["--inputs", "mirrored"]));
     assert!(log.contains("mirrored inputs"), "{log}");
     let bytes = std::fs::read(&mirrored).expect("train wrote the network");
     let loaded = sandglass::eval::nnue::Network::from_bytes(&bytes).expect("it parses");
     assert_eq!(loaded.inputs, sandglass::eval::nnue::Inputs::KingMirrored);
-    search_with(
-        &mirrored,
-        "position fen r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
-    );
+    search_with(&mirrored, castles);
 
     // King buckets: the version 4 file carries the layout, the engine searches with it
     // through castling and king moves between buckets, and a resumed run keeps the layout
     // of its checkpoint even when the options name another (with a warning).
     let bucketed = dir.join("bucketed.nnue");
-    let train_bucketed = |extra: &[&str]| {
-        let mut args = vec![
-            "train",
-            path(&data),
-            "--out",
-            path(&bucketed),
-            "--epochs",
-            "1",
-            "--batch",
-            "32",
-            "--inputs",
-            "mirrored",
-            "--king-buckets",
-            "4",
-        ];
-        args.extend_from_slice(extra);
-        run(&args)
-    };
-    let log = train_bucketed(&[]);
+    let bucket_options = ["--inputs", "mirrored", "--king-buckets", "4"];
+    let log = succeeded(train(&data, &bucketed, 1, &bucket_options));
     assert!(log.contains("4 king buckets"), "{log}");
     let bytes = std::fs::read(&bucketed).expect("train wrote the network");
     let loaded = sandglass::eval::nnue::Network::from_bytes(&bytes).expect("it parses");
     assert_eq!(loaded.king_buckets.count(), 4);
-    search_with(
-        &bucketed,
-        "position fen r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
-    );
-    let log = run(&[
-        "train",
-        path(&data),
-        "--out",
-        path(&bucketed),
-        "--epochs",
-        "2",
-        "--batch",
-        "32",
-        "--resume",
-    ]);
+    search_with(&bucketed, castles);
+    let log = succeeded(train(&data, &bucketed, 2, &["--resume"]));
     assert!(log.contains("4 king buckets"), "{log}");
     assert!(log.contains("the checkpoint's shape wins"), "{log}");
     assert!(log.contains("epoch 2: train loss"), "{log}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `train` on `data` into `out` for `epochs` epochs of small batches, with `extra` options.
+fn train(data: &Path, out: &Path, epochs: u32, extra: &[&str]) -> std::process::Output {
+    let epochs = epochs.to_string();
+    let mut args = vec!["train", path(data), "--out", path(out), "--epochs", &epochs];
+    args.extend_from_slice(&["--batch", "32"]);
+    args.extend_from_slice(extra);
+    output(&args)
+}
+
+/// What a run that must have succeeded printed (stdout, then stderr).
+fn succeeded(out: std::process::Output) -> String {
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{log}");
+    log
 }
 
 /// Load `net` with `EvalFile`, search `position` to depth 5, and check the move is legal.
