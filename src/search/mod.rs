@@ -299,13 +299,11 @@ mod tests {
     /// from the board (`nnue_stack.rs`), so a stale one fails here.
     #[test]
     fn every_network_layout_stays_in_step_with_the_board() {
-        use crate::eval::nnue::{tests::random_network_with, Inputs, KingBuckets};
-        for (_, king_buckets) in KingBuckets::NAMED {
-            for inputs in Inputs::ALL {
-                let mut net = random_network_with(21, king_buckets);
-                net.inputs = inputs;
-                search_in_step(net);
-            }
+        use crate::eval::nnue::tests::{layouts, random_network_with};
+        for (inputs, king_buckets) in layouts() {
+            let mut net = random_network_with(21, king_buckets);
+            net.inputs = inputs;
+            search_in_step(net);
         }
     }
 

@@ -74,7 +74,7 @@ pub struct DatagenArgs {
     pub seed: u64,
     /// Transposition table per thread, in MB. A game's searches of a few thousand nodes
     /// each need little, and a small table stays in the processor's cache: 2 MB gave about
-    /// 8 % more positions a second than 8 MB (MEASUREMENTS.md, "Data generation's table size").
+    /// 10 % more positions a second than 8 MB (MEASUREMENTS.md, "Data generation's table size").
     #[arg(long, default_value_t = 2)]
     pub hash: usize,
 }

@@ -127,8 +127,8 @@ pub(super) fn add_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{random_network, random_network_with};
-    use super::super::{Inputs, KingBuckets};
+    use super::super::tests::{layouts, random_network, random_network_with};
+    use super::super::Inputs;
     use super::*;
     use chess::MoveGen;
     use std::str::FromStr;
@@ -145,10 +145,7 @@ mod tests {
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
             "8/1p6/3k4/4p3/3P4/4K3/6P1/8 w - - 0 1",
         ];
-        let layouts = Inputs::ALL
-            .into_iter()
-            .flat_map(|i| KingBuckets::NAMED.map(|(_, k)| (i, k)));
-        for (inputs, king_buckets) in layouts {
+        for (inputs, king_buckets) in layouts() {
             let mut net = random_network_with(11, king_buckets);
             net.inputs = inputs;
             for fen in fens {
@@ -232,10 +229,7 @@ mod tests {
                 "6k1/8/8/8/8/8/8/R4RK1 b - - 1 1",
             ),
         ];
-        let layouts = Inputs::ALL
-            .into_iter()
-            .flat_map(|i| KingBuckets::NAMED.map(|(_, k)| (i, k)));
-        for (inputs, king_buckets) in layouts {
+        for (inputs, king_buckets) in layouts() {
             let mut net = random_network_with(7, king_buckets);
             net.inputs = inputs;
             for (before, from, to, after) in cases {

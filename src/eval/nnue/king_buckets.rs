@@ -57,14 +57,6 @@ impl KingBuckets {
             .map(|(_, k)| k)
     }
 
-    /// The layout's name, if it is one of [`KingBuckets::NAMED`].
-    pub fn name(self) -> Option<&'static str> {
-        KingBuckets::NAMED
-            .into_iter()
-            .find(|(_, k)| *k == self)
-            .map(|(n, _)| n)
-    }
-
     /// A layout read from a file: every bucket below [`MAX_KING_BUCKETS`], and every bucket
     /// up to the largest used by some square, so that the file holds no rows that no
     /// layout could read. (Under king-mirrored inputs files e–h are never looked up, so a
@@ -108,7 +100,6 @@ mod tests {
     fn named_layouts_round_trip_and_count() {
         for (name, layout) in KingBuckets::NAMED {
             assert_eq!(KingBuckets::from_name(name), Some(layout));
-            assert_eq!(layout.name(), Some(name));
             assert_eq!(KingBuckets::from_table(*layout.table()), Ok(layout));
         }
         assert_eq!(KingBuckets::NONE.count(), 1);

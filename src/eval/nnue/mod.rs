@@ -580,6 +580,14 @@ pub(crate) mod tests {
         random_network_with(seed, KingBuckets::NONE)
     }
 
+    /// Every input layout with every named king-bucket layout, for tests that must hold
+    /// for all of them.
+    pub(crate) fn layouts() -> impl Iterator<Item = (Inputs, KingBuckets)> {
+        Inputs::ALL
+            .into_iter()
+            .flat_map(|i| KingBuckets::NAMED.map(|(_, k)| (i, k)))
+    }
+
     /// The same with the king-bucket layout `king_buckets`.
     pub(crate) fn random_network_with(seed: u64, king_buckets: KingBuckets) -> Network {
         let mut rng = crate::rng::Rng::new(seed);
@@ -756,10 +764,8 @@ pub(crate) mod tests {
     fn mirrored_position_evaluates_the_same() {
         // The same position with colours swapped and the board flipped: each side sees the
         // same thing from its own perspective, so the side to move gets the same score.
-        for inputs in Inputs::ALL {
-            for (_, king_buckets) in KingBuckets::NAMED {
-                colour_flip_evaluates_the_same(inputs, king_buckets);
-            }
+        for (inputs, king_buckets) in layouts() {
+            colour_flip_evaluates_the_same(inputs, king_buckets);
         }
     }
 

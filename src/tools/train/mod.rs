@@ -95,7 +95,8 @@ pub struct TrainArgs {
     pub buckets: usize,
     /// King buckets: `none`, or `4` (back-rank corners, back-rank middle, second rank, the
     /// rest; see `eval::nnue::king_buckets`).
-    #[arg(long, default_value = "none", value_parser = ["none", "4"])]
+    #[arg(long, default_value = "none",
+          value_parser = clap::builder::PossibleValuesParser::new(KingBuckets::NAMED.map(|(n, _)| n)))]
     pub king_buckets: String,
     /// Continue from `<out>.ckpt`. The checkpoint's activation, inputs, king buckets and
     /// output buckets win over the options (with a warning where they differ).

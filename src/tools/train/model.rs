@@ -471,16 +471,14 @@ mod tests {
     fn shapes() -> Vec<Shape> {
         let mut out = Vec::new();
         for activation in Activation::ALL {
-            for inputs in Inputs::ALL {
-                for (_, king_buckets) in KingBuckets::NAMED {
-                    for buckets in [1, 8] {
-                        out.push(Shape {
-                            activation,
-                            buckets,
-                            inputs,
-                            king_buckets,
-                        });
-                    }
+            for (inputs, king_buckets) in crate::eval::nnue::tests::layouts() {
+                for buckets in [1, 8] {
+                    out.push(Shape {
+                        activation,
+                        buckets,
+                        inputs,
+                        king_buckets,
+                    });
                 }
             }
         }
