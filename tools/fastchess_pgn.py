@@ -33,16 +33,25 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 @dataclasses.dataclass(frozen=True)
 class TimeControl:
-    """`moves`/`base`+`inc` (ms; moves 0: one period for the game) or a fixed `movetime` (ms)."""
+    """`moves`/`base`+`inc` (ms; moves 0: one period for the game), a fixed `movetime` (ms), or a
+    fixed number of `nodes` a move. Games at fixed nodes keep no clock: they compare two
+    evaluations or searches node for node, whatever else the machine is doing, so such a screen
+    needs no quiet cores (a change of speed is invisible to it, so it decides nothing that costs
+    or saves time)."""
     base: float = 0.0
     inc: float = 0.0
     moves: int = 0
     movetime: float = 0.0
+    nodes: int = 0
 
     @classmethod
     def parse(cls, text):
-        """B+I, M/B, M/B+I, st=S (the tools' form) or S/move (the PGN tag's); None otherwise."""
+        """B+I, M/B, M/B+I, st=S, nodes=N (the tools' forms) or S/move (the PGN tag's); None
+        otherwise."""
         text = text.strip()
+        m = re.fullmatch(r"nodes=([1-9]\d*)", text)
+        if m:
+            return cls(nodes=int(m.group(1)))
         m = re.fullmatch(r"st=(\d+(?:\.\d*)?)|(\d+(?:\.\d*)?)/move", text)
         if m:
             return cls(movetime=1000 * float(m.group(1) or m.group(2)))
@@ -52,7 +61,9 @@ class TimeControl:
         return cls(base=1000 * float(m.group(2)), inc=1000 * float(m.group(3) or 0), moves=int(m.group(1) or 0))
 
     def fastchess(self):
-        """The `-each` item: tc=M/B+I or st=S."""
+        """The `-each` item: tc=M/B+I, st=S or nodes=N."""
+        if self.nodes:
+            return f"nodes={self.nodes}"
         if self.movetime:
             return f"st={self.movetime / 1000:g}"
         return "tc=" + (f"{self.moves}/" if self.moves else "") + f"{self.base / 1000:g}" + \
@@ -193,7 +204,7 @@ def clock_left(move, tc):
     figure that shows how near it came to losing on time. None without a `tl=`."""
     if tc is not None and tc.movetime:
         return tc.movetime - move.elapsed_ms
-    if move.tl_ms is None or tc is None:
+    if move.tl_ms is None or tc is None or tc.nodes:
         return None
     return move.tl_ms - tc.inc - (tc.base if tc.refills_at(move.number) else 0)
 

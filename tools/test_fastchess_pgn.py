@@ -13,7 +13,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fastchess_pgn as fp  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata")
-SAMPLES = ("selfplay", "repeating", "forfeits", "incidents")
+CLOCKED = ("selfplay", "repeating", "forfeits", "incidents")
+SAMPLES = CLOCKED + ("nodes",)
 
 
 def games(sample):
@@ -32,9 +33,11 @@ class TimeControls(unittest.TestCase):
         self.assertEqual(fp.TimeControl.parse("40/2"), fp.TimeControl(base=2000, moves=40))
         self.assertEqual(fp.TimeControl.parse("st=0.05"), fp.TimeControl(movetime=50))
         self.assertEqual(fp.TimeControl.parse("0.05/move"), fp.TimeControl(movetime=50))
+        self.assertEqual(fp.TimeControl.parse("nodes=20000"), fp.TimeControl(nodes=20000))
+        self.assertEqual(fp.TimeControl.parse("nodes=20000").fastchess(), "nodes=20000")
         for text in ("10+0.1", "40/2", "1+0.01", "st=0.05", "40/60+1"):
             self.assertEqual(fp.TimeControl.parse(text).fastchess(), text if text.startswith("st") else "tc=" + text)
-        for text in ("", "fast", "0/60", "10+", "st="):
+        for text in ("", "fast", "0/60", "10+", "st=", "nodes=", "nodes=0", "nodes=1.5"):
             self.assertIsNone(fp.TimeControl.parse(text), text)
 
     def test_time_given_by_move_60(self):
@@ -77,8 +80,8 @@ class Results(unittest.TestCase):
 class Clocks(unittest.TestCase):
     def test_comments_follow_fastchess_clock(self):
         # Start at base + increment; each move: minus its time, plus the increment, plus the
-        # base on every M-th move at M/B. Exact to the millisecond in every sample game.
-        for sample in SAMPLES:
+        # base on every M-th move at M/B. Exact to the millisecond in every timed sample game.
+        for sample in CLOCKED:
             for g in games(sample):
                 tc = g.time_control(True)
                 last = {True: tc.base + tc.inc, False: tc.base + tc.inc}
@@ -123,6 +126,16 @@ class Clocks(unittest.TestCase):
         # st=: the clock left is the move time less what the move took (negative when over).
         m = fp.Move(True, 1, 51.0, -1.0)
         self.assertEqual(fp.clock_left(m, fp.TimeControl.parse("st=0.05")), -1.0)
+
+    def test_fixed_nodes_keep_no_clock(self):
+        # fastchess writes "tl=0.000s" at fixed nodes; that is no clock, not a clock at zero.
+        nodes = games("nodes")
+        self.assertEqual({g.headers["TimeControl"] for g in nodes}, {"-"})
+        figures = fp.clock_figures(nodes, ["sandglass-a", "sandglass-b"], fp.TimeControl.parse("nodes=5000"))
+        for side in figures.values():
+            self.assertIsNone(side["lowest_ms"])
+            self.assertIsNone(side["share_by_60"])
+            self.assertGreater(side["ms_per_move"], 0)
 
 
 if __name__ == "__main__":

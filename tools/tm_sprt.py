@@ -18,7 +18,9 @@ under --out-dir (default target/tm_sprt/), then analyses them. The row gives W/D
 given by its 60th move that it had used then (games that lasted that long), its lowest clock
 and, at a repeating control such as 40/2, the clock it had left before each refill (mean and
 lowest), all read from fastchess's clock comments (tools/fastchess_pgn.py). fastchess's
-command goes under the row.
+command goes under the row. `--tc nodes=N` plays every move at N nodes with no clock: a screen
+of two networks or searches that the other work on the machine cannot disturb (a change of
+speed does not show in it, so time-sensitive questions still need a timed control).
 
 `pool` adds up runs of the same question (same engines and options, different seeds, e.g. a
 match stopped at the end of one session and continued in the next): it sums W/D/L and the
@@ -121,7 +123,7 @@ def run(args):
     fastchess, paths = fastchess_run.require("tm_sprt.py run", args.fastchess, binaries)
     tc = fastchess_pgn.TimeControl.parse(args.tc)
     if tc is None:
-        sys.exit(f"--tc {args.tc!r}: expected B+I (10+0.1), M/B (40/2), M/B+I or st=S")
+        sys.exit(f"--tc {args.tc!r}: expected B+I (10+0.1), M/B (40/2), M/B+I, st=S or nodes=N")
     try:
         sprt = stats.Sprt.parse(args.sprt)
     except ValueError as err:

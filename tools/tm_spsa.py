@@ -242,7 +242,8 @@ def main():
     if args.iterations < 1 or args.pairs < 1:
         raise SystemExit("--iterations and --pairs must be at least 1")
     args.tc_parsed = fastchess_pgn.TimeControl.parse(args.tc)
-    if args.tc_parsed is None:
+    if args.tc_parsed is None or args.tc_parsed.nodes:
+        # At fixed nodes the clock, and so every time-manager parameter, plays no part.
         raise SystemExit(f"--tc {args.tc!r}: expected B+I (5+0.05), M/B (40/2), M/B+I or st=S")
     args.fastchess, (args.engine,) = fastchess_run.require("tm_spsa.py run", args.fastchess, [args.engine])
     args.book = os.path.abspath(args.book)
