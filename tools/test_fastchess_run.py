@@ -105,6 +105,40 @@ class MissingPrograms(unittest.TestCase):
         self.assertIsNone(fr.find_program("no-such-program-at-all"))
 
 
+INTERRUPTED = """#!{python}
+# A stand-in for fastchess stopped by Ctrl-C: it writes a real run's games under the engine
+# names it is given, prints that run's report and "interrupted", and exits with 1 as fastchess does.
+import sys
+names = [a[5:] for a in sys.argv if a.startswith("name=")]
+pgn = next(a[5:] for a in sys.argv if a.startswith("file=") and a.endswith(".pgn"))
+text = open({games!r}).read().replace("sandglass-a", names[0]).replace("sandglass-b", names[1])
+open(pgn, "w").write(text)
+print(open({out!r}).read().replace("sandglass-a", names[0]).replace("sandglass-b", names[1]))
+print("Tournament was interrupted.")
+sys.exit(1)
+"""
+
+
+class Interrupted(unittest.TestCase):
+    def test_tm_sprt_run_summarises_the_games_played(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = os.path.join(tmp, "fastchess")
+            with open(fake, "w", encoding="utf-8") as f:
+                f.write(INTERRUPTED.format(python=sys.executable, games=sample("fastchess_selfplay.pgn"),
+                                           out=sample("fastchess_selfplay.out")))
+            os.chmod(fake, 0o755)
+            done = subprocess.run([sys.executable, os.path.join(HERE, "tm_sprt.py"), "run", "--name", "cut",
+                                   "--tc", "1+0.01", "--games", "20", "--binary-a", sys.executable,
+                                   "--fastchess", fake, "--lock", os.path.join(tmp, "lock"), "--out-dir", tmp],
+                                  capture_output=True, text=True, timeout=60)
+            self.assertEqual(done.returncode, 1, done.stderr)
+            self.assertIn("exited with code 1", done.stderr)
+            self.assertIn("| cut | 1+0.01 | 8 | 4/3/1 |", done.stdout)
+            (summary,) = [n for n in os.listdir(tmp) if n.endswith(".json") and n.startswith("cut-")]
+            with open(os.path.join(tmp, summary), encoding="utf-8") as f:
+                self.assertEqual(json.load(f)["ptnml"], [0, 0, 2, 1, 1])
+
+
 class Report(unittest.TestCase):
     def test_fastchess_final_report(self):
         with open(sample("fastchess_selfplay.out"), encoding="utf-8") as f:

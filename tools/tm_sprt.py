@@ -141,13 +141,19 @@ def run(args):
                                 args.concurrency, args.pgn, sprt=sprt, seed=args.seed, log=base + ".log")
     with fastchess_run.locked(args.lock):
         code, output = fastchess_run.play(cmd, args.out_dir, base + ".out", echo=True)
-    if code != 0 or not os.path.exists(args.pgn):
+    games = fastchess_pgn.read_games(args.pgn) if os.path.exists(args.pgn) else []
+    if not games:
         sys.exit(f"fastchess failed with exit code {code}; its output is in {base}.out")
-    summary = summarise(fastchess_pgn.read_games(args.pgn), names, sprt, fastchess_run.report(output),
-                        shlex.join(cmd))
+    if code != 0:
+        # Ctrl-C (a session's end, a match cut at its budget) makes fastchess exit with 1: the
+        # games it finished still count, and `pool` can add them to the next part.
+        print(f"warning: fastchess exited with code {code} (interrupted?); summarising the "
+              f"{len(games)} games in {args.pgn}", file=sys.stderr)
+    summary = summarise(games, names, sprt, fastchess_run.report(output), shlex.join(cmd))
     with open(args.json, "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=1)
     analyse(args, summary["command"])
+    return 1 if code != 0 else 0
 
 
 def pool(args):
@@ -265,7 +271,7 @@ def main():
     if args.what == "pool":
         pool(args)
     elif args.what == "run":
-        run(args)
+        sys.exit(run(args))
     else:
         if not (os.path.exists(args.json) and os.path.exists(args.pgn)):
             sys.exit("--json and --pgn must both exist")
