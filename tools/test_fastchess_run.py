@@ -111,9 +111,10 @@ INTERRUPTED = """#!{python}
 import sys
 names = [a[5:] for a in sys.argv if a.startswith("name=")]
 pgn = next(a[5:] for a in sys.argv if a.startswith("file=") and a.endswith(".pgn"))
-text = open({games!r}).read().replace("sandglass-a", names[0]).replace("sandglass-b", names[1])
-open(pgn, "w").write(text)
-print(open({out!r}).read().replace("sandglass-a", names[0]).replace("sandglass-b", names[1]))
+def renamed(path):
+    return open(path).read().replace("sandglass-a", names[0]).replace("sandglass-b", names[1])
+open(pgn, "w").write(renamed({games!r}))
+print(renamed({out!r}))
 print("Tournament was interrupted.")
 sys.exit(1)
 """
