@@ -9,6 +9,9 @@ use crate::score::{score_from_tt, score_to_tt};
 use chess::{ChessMove, Piece, ALL_SQUARES};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
+mod memory;
+use memory::Buckets;
+
 /// How a stored score relates to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -64,7 +67,7 @@ pub const MAX_MB: usize = 32_768;
 pub const MAX_MEMORY_SHARE: f64 = 0.75;
 
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     /// Search generation, stored in each entry: entries from older searches are replaced first.
     age: AtomicU8,
 }
@@ -139,15 +142,10 @@ fn check_fits(mb: usize, available: Option<u64>) -> Result<(), String> {
 }
 
 /// The zeroed buckets of an `mb` MB table, or why the allocator refused them.
-fn allocate(mb: usize) -> Result<Vec<Bucket>, String> {
+fn allocate(mb: usize) -> Result<Buckets, String> {
     let count = usize::try_from(((mb as u64) << 20) / std::mem::size_of::<Bucket>() as u64)
         .map_err(|_| format!("Hash {mb} MB is too large for this machine's address space"))?;
-    let mut buckets = Vec::new();
-    buckets
-        .try_reserve_exact(count.max(1))
-        .map_err(|e| format!("cannot allocate Hash {mb} MB ({e})"))?;
-    buckets.resize_with(count.max(1), Bucket::default);
-    Ok(buckets)
+    Buckets::zeroed(count).ok_or_else(|| format!("cannot allocate Hash {mb} MB"))
 }
 
 /// Bytes the operating system says a new allocation can still get without swapping
@@ -166,7 +164,7 @@ impl TranspositionTable {
         TranspositionTable::try_new(mb)
             .or_else(|_| TranspositionTable::try_new_within(1, None))
             .unwrap_or_else(|_| TranspositionTable {
-                buckets: vec![Bucket::default()],
+                buckets: Buckets::one(),
                 age: AtomicU8::new(0),
             })
     }
@@ -182,9 +180,9 @@ impl TranspositionTable {
     /// Why check the available memory first rather than just ask the allocator: Linux
     /// overcommits, so a 32 GB reservation on a 16 GB machine may "succeed" and the process
     /// is then killed by the OOM killer when the table is zeroed, page by page, with no
-    /// chance to say anything. `try_reserve_exact` catches the allocations the kernel does
-    /// refuse (and every refusal on systems without overcommit); the share leaves room for
-    /// the rest of the engine and the GUI, since `MemAvailable` is an estimate.
+    /// chance to say anything. A null from the allocator catches the allocations the kernel
+    /// does refuse (and every refusal on systems without overcommit); the share leaves room
+    /// for the rest of the engine and the GUI, since `MemAvailable` is an estimate.
     pub fn try_new_within(mb: usize, available: Option<u64>) -> Result<TranspositionTable, String> {
         check_fits(mb, available)?;
         Ok(TranspositionTable {
@@ -202,7 +200,7 @@ impl TranspositionTable {
         // Checked before anything is freed, so a refused size keeps the table's contents.
         check_fits(mb, available_memory().map(|a| a.saturating_add(held)))?;
         let old_mb = self.size_mb().max(1);
-        self.buckets = Vec::new();
+        self.buckets = Buckets::empty();
         match allocate(mb) {
             Ok(buckets) => {
                 self.buckets = buckets;
@@ -222,7 +220,7 @@ impl TranspositionTable {
 
     /// Forget everything (ucinewgame, Clear Hash).
     pub fn clear(&self) {
-        for bucket in &self.buckets {
+        for bucket in self.buckets.iter() {
             for slot in &bucket.slots {
                 slot.check.store(0, Relaxed);
                 slot.data.store(0, Relaxed);
