@@ -47,13 +47,12 @@ struct Packed {
     age: u8,
 }
 
-#[derive(Default)]
+/// All-zero bytes are an empty slot: `memory::Buckets` makes every table that way.
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,
 }
 
-#[derive(Default)]
 #[repr(align(64))]
 struct Bucket {
     slots: [Slot; 4],
