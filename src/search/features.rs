@@ -66,6 +66,11 @@ pub struct Features {
     pub qs_move_count: bool,
     /// No reverse futility right after a quiet rook or queen move that hangs the piece.
     pub rfp_sacrifice_guard: bool,
+    /// No null move there either.
+    pub nmp_sacrifice_guard: bool,
+    /// The root's moves in the order an inner node would try them, then by the nodes their
+    /// searches took (`search::root_order`); off, in generation order with the best first.
+    pub root_order: bool,
     /// Correction history (`correction`) moves the static evaluation.
     pub correction_history: bool,
     /// Capture history orders captures within their SEE class.
@@ -81,7 +86,7 @@ pub struct Features {
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 21] = [
+    pub const NAMES: [&'static str; 23] = [
         "nmp",
         "lmr",
         "rfp",
@@ -103,6 +108,8 @@ impl Features {
         "negext",
         "histprune",
         "probcut",
+        "nmpguard",
+        "rootorder",
     ];
 
     pub const ALL: Features = Features {
@@ -127,6 +134,8 @@ impl Features {
         negative_extension: true,
         history_pruning: true,
         probcut: true,
+        nmp_sacrifice_guard: true,
+        root_order: true,
     };
 
     /// All features except those named in the comma-separated list.
@@ -162,6 +171,8 @@ impl Features {
                 "negext" => f.negative_extension = false,
                 "histprune" => f.history_pruning = false,
                 "probcut" => f.probcut = false,
+                "nmpguard" => f.nmp_sacrifice_guard = false,
+                "rootorder" => f.root_order = false,
                 _ => {
                     ablation.refused.push(name.to_string());
                     continue;

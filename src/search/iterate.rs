@@ -54,6 +54,7 @@ pub fn iterate(
         last_shown = Some(Shown::of(i));
         report(i)
     };
+    s.order_root_moves_first(&mut root_moves);
     let max_depth = limits
         .mode
         .depth
@@ -98,6 +99,7 @@ pub fn iterate(
         for (i, line) in lines.iter().enumerate() {
             show(&info(s, depth, i, line, ScoreBound::Exact));
         }
+        s.order_root_moves_by_nodes(&mut root_moves);
         order_root_moves(&mut root_moves, &lines);
         track_progress(&mut progress, depth, &best, &lines[0]);
         let mv = lines[0].pv.first().copied().unwrap_or(best.mv);
@@ -267,8 +269,8 @@ fn play_if_proved(best: &mut Best, cut: Cut, s: &Searcher, depth: u32) {
     }
 }
 
-/// The lines' moves first, in line order, the rest as they were: the next iteration searches
-/// the likely best move first.
+/// The lines' moves first, in line order, the rest as they were (by the nodes their searches
+/// took, `alphabeta::root_order`): the next iteration searches the likely best move first.
 fn order_root_moves(root_moves: &mut [ChessMove], lines: &[Line]) {
     for line in lines.iter().rev() {
         if let Some(i) = line

@@ -211,9 +211,11 @@ pub fn search_then(
 /// threads spread over depths, with no output. Its only product is table entries.
 fn helper_loop(searcher: &mut Searcher, root_moves: &[ChessMove], id: usize) {
     let mut moves = root_moves.to_vec();
+    searcher.order_root_moves_first(&mut moves);
     let mut depth = 1 + (id % 2) as i32;
     while depth < MAX_PLY as i32 && !searcher.stop.is_stopped() {
         let (_, best) = searcher.search_root(&moves, depth, -INFINITY, INFINITY);
+        searcher.order_root_moves_by_nodes(&mut moves);
         if let Some(b) = best {
             if let Some(i) = moves.iter().position(|m| *m == b) {
                 moves[..=i].rotate_right(1);

@@ -4,7 +4,8 @@
 //! material (by the victim's value plus their capture history, see `noisy_score`), the two
 //! killer moves of this ply, the counter-move to the opponent's last move, the other quiet
 //! moves by their history score (plain history plus the continuation histories of the last two
-//! moves), and last the captures that lose material, ordered as the good ones.
+//! moves), and last the captures that lose material and the underpromotions, ordered as the
+//! good captures. Quiescence in check orders its quiet evasions by `quiet_evasion_score`.
 
 use super::see;
 use crate::position::Castles;
@@ -18,6 +19,10 @@ const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER: i32 = 1_000_000;
 const COUNTER: i32 = 900_000;
 const BAD_CAPTURE: i32 = -2_000_000;
+/// Quiet evasions in quiescence: a king step before a block that keeps its piece, and a block
+/// that loses its piece after everything else (`quiet_evasion_score`).
+const KING_EVASION: i32 = 1_000;
+const HANGING_BLOCK: i32 = 2 * BAD_CAPTURE;
 
 /// What a cutoff at `depth` adds to the history of the move that caused it (and takes from
 /// the moves tried before it): Ethereal 12's `32 × min(depth², 400)` (history.c, with
@@ -283,7 +288,7 @@ impl MovePicker {
                 let score = if is_noisy(board, m) {
                     noisy_score(board, m, captures)
                 } else {
-                    0
+                    quiet_evasion_score(board, m)
                 };
                 picker.push(m, score);
             }
@@ -381,15 +386,34 @@ impl MovePicker {
 /// 16 × the victim's value plus half the history, less a sixteenth of the attacker's value.
 /// The history term (at most ±8,192) can lift a pawn capture that keeps working above a
 /// knight capture (5,120) that keeps failing, which is the point of learning it.
+/// Underpromotions go with the losing captures, as in Stockfish: a knight, rook or bishop
+/// instead of a queen is rarely the move, and ordered by SEE it came before the killers.
 fn noisy_score(board: &Board, m: ChessMove, captures: Option<&Heuristics>) -> i32 {
     let victim = see::gain(board, m);
     let attacker = board.piece_on(m.get_source()).map_or(0, see::value);
     let history = captures.map_or(0, |h| h.capture_score(board, m));
     let score = victim * 16 + history / 2 - attacker / 16;
-    if see::see_ge(board, m, 0) {
+    let underpromotion = m.get_promotion().is_some_and(|p| p != Piece::Queen);
+    if !underpromotion && see::see_ge(board, m, 0) {
         GOOD_CAPTURE + score
     } else {
         BAD_CAPTURE + score
+    }
+}
+
+/// A quiet evasion's place in quiescence, which searches only the first quiet evasion once
+/// it knows the side is not mated: in the generator's order (pawns, knights, …, king last) a
+/// block came first even when the blocker is simply taken (Nc6–e5 to Re1+, lost to Rxe5+,
+/// where Kd7 holds), and that one lost line stood for the whole position. A king step is
+/// always legal and never hangs a piece; a block that keeps its piece comes next; one that
+/// loses it comes last, after the losing captures.
+fn quiet_evasion_score(board: &Board, m: ChessMove) -> i32 {
+    if board.piece_on(m.get_source()) == Some(Piece::King) {
+        KING_EVASION
+    } else if see::see_ge(board, m, 0) {
+        0
+    } else {
+        HANGING_BLOCK
     }
 }
 
@@ -510,5 +534,56 @@ mod tests {
         heur.killers[1] = [None; 2];
         assert_eq!(scores_of(&heur)["e2e4"], COUNTER);
         assert!(MovePicker::is_refutation(COUNTER));
+    }
+
+    fn evasions_in_order(fen: &str) -> Vec<String> {
+        let pos = Position::from_fen(fen).expect("fen");
+        let mut picker = MovePicker::noisy(pos.board(), None, Vec::new());
+        std::iter::from_fn(move || picker.next_move())
+            .map(|(m, _)| m.to_string())
+            .collect()
+    }
+
+    /// Re1+ against a king on e8: the knight's block on e5 hangs it to the rook and comes
+    /// last; the king steps come first, the safe block on e7 after them.
+    #[test]
+    fn a_hanging_block_is_the_last_evasion() {
+        let order = evasions_in_order("4k3/pp3ppp/2n5/8/8/8/5PPP/4R1K1 b - - 0 1");
+        assert_eq!(order.last().map(String::as_str), Some("c6e5"), "{order:?}");
+        let position = |m: &str| order.iter().position(|o| o == m).expect(m);
+        assert!(position("e8d7") < position("c6e7"), "{order:?}");
+        assert!(position("e8d8") < position("c6e7"), "{order:?}");
+    }
+
+    /// An underpromotion, even one that wins material, comes after the quiet moves; the
+    /// queen promotion stays with the good captures.
+    #[test]
+    fn underpromotions_come_with_the_losing_captures() {
+        let pos = Position::from_fen("1r2k3/P7/8/8/8/8/8/4K2R w K - 0 1").expect("fen");
+        let board = pos.board();
+        let heur = Heuristics::default();
+        let mut picker = MovePicker::all(
+            board,
+            pos.castles(),
+            None,
+            &heur,
+            0,
+            None,
+            &[None; 2],
+            true,
+            Vec::new(),
+        );
+        let scores: std::collections::HashMap<String, i32> =
+            std::iter::from_fn(move || picker.next_move())
+                .map(|(m, score)| (m.to_string(), score))
+                .collect();
+        assert!(scores["a7b8q"] >= GOOD_CAPTURE / 2, "{scores:?}");
+        for under in ["a7b8n", "a7b8r", "a7b8b", "a7a8n"] {
+            assert!(
+                MovePicker::is_bad_capture(scores[under]),
+                "{under}: {scores:?}"
+            );
+            assert!(scores[under] < scores["h1h2"], "{under}: {scores:?}");
+        }
     }
 }

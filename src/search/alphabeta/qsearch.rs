@@ -158,3 +158,33 @@ impl Searcher<'_> {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::nnue::select::default_network;
+    use crate::position::Position;
+    use crate::score::INFINITY;
+    use crate::search::memory::ThreadMemory;
+    use crate::search::{Signals, Stopper};
+    use crate::tt::TranspositionTable;
+
+    fn quiescence_of(fen: &str) -> i32 {
+        let pos = Position::from_fen(fen).expect("fen");
+        let tt = TranspositionTable::new(1);
+        let signals = Signals::new(false);
+        let mut memory = ThreadMemory::default();
+        let stopper = Stopper::new(&signals, None, None, true);
+        let mut s = Searcher::new(pos, &tt, stopper, default_network(), &mut memory);
+        s.quiescence(-INFINITY, INFINITY, 0, 0)
+    }
+
+    /// Black, in check from Re1, is about level after Kd7 or Ne7; Ne5 loses the knight to
+    /// Rxe5+. Quiescence searches one quiet evasion, and that one must not be the block
+    /// that hangs: before the evasions were ordered it scored the position about −420.
+    #[test]
+    fn a_hanging_block_does_not_stand_for_the_evasions() {
+        let score = quiescence_of("4k3/pp3ppp/2n5/8/8/8/5PPP/4R1K1 b - - 0 1");
+        assert!(score > -200, "{score}");
+    }
+}
