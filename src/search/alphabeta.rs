@@ -743,6 +743,20 @@ mod tests {
     use crate::search::memory::ThreadMemory;
     use crate::search::{Signals, Stopper};
 
+    /// Runs `f` on the unit tests' searcher of `pos`: the default network, fresh game
+    /// tables, no limits, and `tt` left to the caller (who may fill it first or read it after).
+    pub(super) fn with_searcher<R>(
+        pos: &Position,
+        tt: &TranspositionTable,
+        f: impl FnOnce(&mut Searcher) -> R,
+    ) -> R {
+        let signals = Signals::new(false);
+        let mut memory = ThreadMemory::default();
+        let stopper = Stopper::new(&signals, None, None, true);
+        let mut s = Searcher::new(pos.clone(), tt, stopper, default_network(), &mut memory);
+        f(&mut s)
+    }
+
     /// Ply 2 asks whether its side improves on the evaluation two plies up, which for ply 2
     /// is the root's: the root writes its own (before, ply 2 compared with 0), and an
     /// unknown one (in check) as inner nodes in check do.
@@ -754,15 +768,13 @@ mod tests {
         ] {
             let pos = Position::from_fen(fen).expect("fen");
             let tt = TranspositionTable::new(1);
-            let signals = Signals::new(false);
-            let mut memory = ThreadMemory::default();
-            let stopper = Stopper::new(&signals, None, None, true);
-            let mut s = Searcher::new(pos.clone(), &tt, stopper, default_network(), &mut memory);
-            let expected = if in_check { -INFINITY } else { s.evaluate(0) };
-            assert_ne!(expected, 0, "{fen}");
-            let moves: Vec<ChessMove> = pos.legal_moves().collect();
-            s.search_root(&moves, 1, -INFINITY, INFINITY);
-            assert_eq!(s.evals[0], expected, "{fen}");
+            with_searcher(&pos, &tt, |s| {
+                let expected = if in_check { -INFINITY } else { s.evaluate(0) };
+                assert_ne!(expected, 0, "{fen}");
+                let moves: Vec<ChessMove> = pos.legal_moves().collect();
+                s.search_root(&moves, 1, -INFINITY, INFINITY);
+                assert_eq!(s.evals[0], expected, "{fen}");
+            });
         }
     }
 }

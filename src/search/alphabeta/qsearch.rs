@@ -161,22 +161,15 @@ impl Searcher<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::eval::nnue::select::default_network;
     use crate::position::Position;
     use crate::score::INFINITY;
-    use crate::search::memory::ThreadMemory;
-    use crate::search::{Signals, Stopper};
+    use crate::search::alphabeta::tests::with_searcher;
     use crate::tt::TranspositionTable;
 
     fn quiescence_of(fen: &str) -> i32 {
         let pos = Position::from_fen(fen).expect("fen");
         let tt = TranspositionTable::new(1);
-        let signals = Signals::new(false);
-        let mut memory = ThreadMemory::default();
-        let stopper = Stopper::new(&signals, None, None, true);
-        let mut s = Searcher::new(pos, &tt, stopper, default_network(), &mut memory);
-        s.quiescence(-INFINITY, INFINITY, 0, 0)
+        with_searcher(&pos, &tt, |s| s.quiescence(-INFINITY, INFINITY, 0, 0))
     }
 
     /// Black, in check from Re1, is about level after Kd7 or Ne7; Ne5 loses the knight to

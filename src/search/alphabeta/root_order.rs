@@ -49,12 +49,9 @@ impl Searcher<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::eval::nnue::select::default_network;
     use crate::position::Position;
     use crate::score::INFINITY;
-    use crate::search::alphabeta::Searcher;
-    use crate::search::memory::ThreadMemory;
-    use crate::search::{Signals, Stopper};
+    use crate::search::alphabeta::tests::with_searcher;
     use crate::tt::{Bound, Entry, TranspositionTable};
     use chess::ChessMove;
 
@@ -64,38 +61,36 @@ mod tests {
     fn the_root_is_ordered_by_the_inner_order_then_by_nodes() {
         let pos = Position::from_fen("4k3/8/8/3q4/8/2N5/8/4K2R w K - 0 1").expect("fen");
         let tt = TranspositionTable::new(1);
-        let signals = Signals::new(false);
-        let mut memory = ThreadMemory::default();
-        let stopper = Stopper::new(&signals, None, None, true);
-        let mut s = Searcher::new(pos.clone(), &tt, stopper, default_network(), &mut memory);
-        let mut moves: Vec<ChessMove> = pos.legal_moves().collect();
-        s.order_root_moves_first(&mut moves);
-        assert_eq!(moves[0].to_string(), "c3d5", "the free queen first");
-        s.search_root(&moves, 4, -INFINITY, INFINITY);
-        let most = *moves
-            .iter()
-            .max_by_key(|&&m| s.root_move_nodes(m))
-            .expect("moves");
-        s.order_root_moves_by_nodes(&mut moves);
-        assert_eq!(moves[0], most);
-        let nodes: Vec<u64> = moves.iter().map(|&m| s.root_move_nodes(m)).collect();
-        assert!(nodes.windows(2).all(|w| w[0] >= w[1]), "{nodes:?}");
-        // A table move (an earlier search passed through this position) leads the inner
-        // order, even a quiet one.
-        let quiet = *moves
-            .iter()
-            .find(|m| m.to_string() == "h1h7")
-            .expect("legal");
-        let entry = Entry {
-            mv: Some(quiet),
-            score: 0,
-            eval: 0,
-            depth: 3,
-            bound: Bound::Exact,
-        };
-        tt.store(pos.key(), 0, entry);
-        s.order_root_moves_first(&mut moves);
-        assert_eq!(moves[0], quiet);
-        assert_eq!(moves[1].to_string(), "c3d5");
+        with_searcher(&pos, &tt, |s| {
+            let mut moves: Vec<ChessMove> = pos.legal_moves().collect();
+            s.order_root_moves_first(&mut moves);
+            assert_eq!(moves[0].to_string(), "c3d5", "the free queen first");
+            s.search_root(&moves, 4, -INFINITY, INFINITY);
+            let most = *moves
+                .iter()
+                .max_by_key(|&&m| s.root_move_nodes(m))
+                .expect("moves");
+            s.order_root_moves_by_nodes(&mut moves);
+            assert_eq!(moves[0], most);
+            let nodes: Vec<u64> = moves.iter().map(|&m| s.root_move_nodes(m)).collect();
+            assert!(nodes.windows(2).all(|w| w[0] >= w[1]), "{nodes:?}");
+            // A table move (an earlier search passed through this position) leads the inner
+            // order, even a quiet one.
+            let quiet = *moves
+                .iter()
+                .find(|m| m.to_string() == "h1h7")
+                .expect("legal");
+            let entry = Entry {
+                mv: Some(quiet),
+                score: 0,
+                eval: 0,
+                depth: 3,
+                bound: Bound::Exact,
+            };
+            tt.store(pos.key(), 0, entry);
+            s.order_root_moves_first(&mut moves);
+            assert_eq!(moves[0], quiet);
+            assert_eq!(moves[1].to_string(), "c3d5");
+        });
     }
 }
