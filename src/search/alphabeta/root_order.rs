@@ -36,7 +36,7 @@ impl Searcher<'_> {
         let ranked: Vec<ChessMove> = std::iter::from_fn(|| picker.next_move())
             .map(|(m, _)| m)
             .collect();
-        moves.sort_by_key(|m| ranked.iter().position(|r| r == m).unwrap_or(usize::MAX));
+        moves.sort_by_cached_key(|m| ranked.iter().position(|r| r == m).unwrap_or(usize::MAX));
     }
 
     /// Order `moves` by the nodes their searches have taken in this search, most first.
