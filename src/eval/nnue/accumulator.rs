@@ -102,14 +102,34 @@ impl Accumulator {
                 })
             };
             let (added, removed) = (rows(&delta.added), rows(&delta.removed));
-            let out = &mut self.values[p];
-            *out = parent.values[p];
-            for row in added.into_iter().flatten() {
-                add_row(out, row);
-            }
-            for row in removed.into_iter().flatten() {
-                for (v, w) in out.iter_mut().zip(row) {
-                    *v = v.wrapping_sub(*w);
+            let (out, from) = (&mut self.values[p], &parent.values[p]);
+            // The two shapes nearly every move has, a quiet move and a capture, in one pass
+            // each, so that the sums stay in vector registers from the parent's load to the
+            // store; castling and the rest take the general path.
+            match (added, removed) {
+                ([Some(a), None], [Some(r), None]) => {
+                    for i in 0..HIDDEN {
+                        out[i] = from[i].wrapping_add(a[i]).wrapping_sub(r[i]);
+                    }
+                }
+                ([Some(a), None], [Some(r), Some(c)]) => {
+                    for i in 0..HIDDEN {
+                        out[i] = from[i]
+                            .wrapping_add(a[i])
+                            .wrapping_sub(r[i])
+                            .wrapping_sub(c[i]);
+                    }
+                }
+                _ => {
+                    *out = *from;
+                    for row in added.into_iter().flatten() {
+                        add_row(out, row);
+                    }
+                    for row in removed.into_iter().flatten() {
+                        for (v, w) in out.iter_mut().zip(row) {
+                            *v = v.wrapping_sub(*w);
+                        }
+                    }
                 }
             }
         }
