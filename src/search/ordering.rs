@@ -357,10 +357,14 @@ impl MovePicker {
         if self.next >= len {
             return None;
         }
+        // The first of the highest scores, as the strict `>` picks it; the best score so far
+        // is kept in a register rather than read back through `best` at every step.
         let mut best = self.next;
-        for i in self.next + 1..len {
-            if self.moves[i].1 > self.moves[best].1 {
+        let mut best_score = self.moves[best].1;
+        for (i, &(_, score)) in self.moves.iter().enumerate().skip(self.next + 1) {
+            if score > best_score {
                 best = i;
+                best_score = score;
             }
         }
         self.moves.swap(self.next, best);
