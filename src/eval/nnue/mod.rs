@@ -541,17 +541,17 @@ impl Network {
 /// vectorises it along the neurons (16 lanes of i16 a step with AVX2, one multiply-add each).
 /// An earlier form with 16 explicit i32 lanes was vectorised across the chunks instead, each
 /// vector gathered a word at a time (MEASUREMENTS.md, "The network's dot product").
+/// The sum cannot overflow (the bounds are checked where the constants are defined), so a
+/// plain `sum` keeps debug builds' overflow check.
 #[inline(always)]
-fn lane_sum(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN], term: impl Fn(i16, i16) -> i32) -> i32 {
-    acc.iter()
-        .zip(weights)
-        .fold(0i32, |sum, (&a, &w)| sum.wrapping_add(term(a, w)))
+fn neuron_sum(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN], term: impl Fn(i16, i16) -> i32) -> i32 {
+    acc.iter().zip(weights).map(|(&a, &w)| term(a, w)).sum()
 }
 
 /// Σ clamp(a, 0, QA) × w.
 #[inline]
 fn crelu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
-    lane_sum(acc, weights, |a, w| {
+    neuron_sum(acc, weights, |a, w| {
         i32::from(a).clamp(0, QA) * i32::from(w)
     })
 }
@@ -561,7 +561,7 @@ fn crelu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
 /// again is one 16×16→32 multiply-add, the form SIMD units have.
 #[inline]
 fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
-    lane_sum(acc, weights, |a, w| {
+    neuron_sum(acc, weights, |a, w| {
         let clipped = a.clamp(0, QA as i16);
         i32::from(clipped.wrapping_mul(w)) * i32::from(clipped)
     })
@@ -739,6 +739,31 @@ pub(crate) mod tests {
         assert_eq!(net.evaluate_board(&board), 400);
         net.ft_bias[0] = -50;
         assert_eq!(net.evaluate_board(&board), 0);
+    }
+
+    /// Both dot products against the same sums written out in i64, on varied values in all
+    /// the neurons (negative, inside the clamp, above QA), so a reduction that skipped or
+    /// doubled a neuron or a lane would fail.
+    #[test]
+    fn dot_products_match_a_plain_sum() {
+        let mut acc = [0i16; HIDDEN];
+        let mut weights = [0i16; HIDDEN];
+        let mut x = 7u64;
+        for i in 0..HIDDEN {
+            x = crate::rng::splitmix64(x);
+            acc[i] = (x % 700) as i16 - 200;
+            weights[i] = ((x >> 32) % 255) as i16 - 127;
+        }
+        let clip = |a: i16| i64::from(a.clamp(0, QA as i16));
+        let crelu: i64 = (0..HIDDEN)
+            .map(|i| clip(acc[i]) * i64::from(weights[i]))
+            .sum();
+        let screlu: i64 = (0..HIDDEN)
+            .map(|i| clip(acc[i]) * clip(acc[i]) * i64::from(weights[i]))
+            .sum();
+        assert_eq!(i64::from(crelu_dot(&acc, &weights)), crelu);
+        assert_eq!(i64::from(screlu_dot(&acc, &weights)), screlu);
+        assert_ne!(screlu, 0);
     }
 
     #[test]
