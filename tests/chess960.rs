@@ -170,3 +170,59 @@ fn the_book_holds_the_960_start_positions_in_scharnagl_order() {
         );
     }
 }
+
+/// The key a position keeps on its record (`Position::key`) is the key of the same position
+/// read afresh from its FEN, after every move, null move and take-back of random games in
+/// standard chess and Chess960: a move that wrote a board without its key would fail here.
+#[test]
+fn kept_keys_are_the_keys_of_the_positions_read_afresh() {
+    use sandglass::rng::Rng;
+    let starts = [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            false,
+        ),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        ),
+        (
+            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+            true,
+        ),
+        ("rk4rq/pppppppp/8/8/8/8/PPPPPPPP/RK4RQ w GAga - 0 1", true),
+    ];
+    let afresh = |p: &Position| {
+        Position::from_fen_in(&p.fen(), p.is_chess960())
+            .unwrap_or_else(|e| panic!("{}: {e}", p.fen()))
+            .key()
+    };
+    for (seed, (fen, chess960)) in starts.into_iter().enumerate() {
+        let mut rng = Rng::new(seed as u64 + 1);
+        let mut pos = Position::from_fen_in(fen, chess960).expect("start FEN");
+        let mut keys = vec![pos.key()];
+        for _ in 0..80 {
+            let moves: Vec<_> = pos.legal_moves().collect();
+            if moves.is_empty() {
+                break;
+            }
+            if rng.chance(8) && pos.make_null_move() {
+                assert_eq!(pos.key(), afresh(&pos), "after a null move: {}", pos.fen());
+                pos.unmake();
+                assert_eq!(
+                    pos.key(),
+                    *keys.last().expect("start"),
+                    "null move taken back"
+                );
+            }
+            pos.make_move(moves[rng.below(moves.len())]);
+            assert_eq!(pos.key(), afresh(&pos), "after a move: {}", pos.fen());
+            keys.push(pos.key());
+        }
+        while keys.len() > 1 {
+            keys.pop();
+            pos.unmake();
+            assert_eq!(Some(&pos.key()), keys.last(), "taken back: {}", pos.fen());
+        }
+    }
+}
