@@ -67,6 +67,30 @@ fn piece_index(board: &Board, square: Square) -> usize {
 /// (None after a null move or at the root).
 pub type Continuations = [Option<PieceTo>; 2];
 
+/// The tables one node's quiet moves are scored from, looked up once for the node rather than
+/// once per move: the side's from-to history and the continuation-history rows of the two
+/// moves before it. A missing move (the root, a null move) reads a row of zeros, which adds
+/// what skipping it added. Resolving the two rows per move cost `datagen` about 4 % of its
+/// instructions.
+pub struct QuietScorer<'a> {
+    history: &'a [[i32; 64]; 64],
+    continuation: [&'a [i32; PIECE_TO]; 2],
+}
+
+/// The continuation row of a move that was not made.
+static NO_CONTINUATION: [i32; PIECE_TO] = [0; PIECE_TO];
+
+impl QuietScorer<'_> {
+    /// Ordering score of a quiet move: from-to history plus both continuation histories.
+    #[inline]
+    pub fn score(&self, board: &Board, m: ChessMove) -> i32 {
+        let pt = piece_to(board, m);
+        self.history[m.get_source().to_index()][m.get_dest().to_index()]
+            + self.continuation[0][pt]
+            + self.continuation[1][pt]
+    }
+}
+
 /// What the search learns about moves as it goes: quiet moves (killers, counter-moves,
 /// history, continuation history) and captures (capture history).
 pub struct Heuristics {
@@ -104,12 +128,17 @@ impl Heuristics {
     /// Ordering score of a quiet move: from-to history plus both continuation histories.
     #[inline]
     pub fn quiet_score(&self, board: &Board, m: ChessMove, conts: &Continuations) -> i32 {
-        let pt = piece_to(board, m);
-        let mut score = self.history(board.side_to_move(), m);
-        for c in conts.iter().flatten() {
-            score += self.continuation[*c][pt];
+        self.quiet_scorer(board.side_to_move(), conts)
+            .score(board, m)
+    }
+
+    /// The tables a node's quiet moves are scored from, for `side` after the moves `conts`.
+    #[inline]
+    pub fn quiet_scorer(&self, side: Color, conts: &Continuations) -> QuietScorer<'_> {
+        QuietScorer {
+            history: &self.history[side.to_index()],
+            continuation: conts.map(|c| c.map_or(&NO_CONTINUATION, |c| &self.continuation[c])),
         }
-        score
     }
 
     /// Capture-history score of a noisy move.
@@ -276,6 +305,7 @@ impl MovePicker {
             [None; 2]
         };
         let counter = heur.counter(prev);
+        let quiet = heur.quiet_scorer(board.side_to_move(), conts);
         let [tt_key, killer_0, killer_1, counter_key] =
             [tt_move, killers[0], killers[1], counter].map(|m| m.map_or(NO_MOVE, move_key));
         let score = |m: ChessMove| {
@@ -291,7 +321,7 @@ impl MovePicker {
             } else if key == counter_key {
                 COUNTER
             } else {
-                heur.quiet_score(board, m, conts)
+                quiet.score(board, m)
             }
         };
         // Two loops, not a chain: chaining moves the crate's large generator into the adaptor
@@ -300,8 +330,8 @@ impl MovePicker {
             picker.push(m, score(m));
         }
         for m in castles {
-            let quiet = heur.quiet_score(board, m, conts);
-            picker.push(m, if Some(m) == tt_move { TT_MOVE } else { quiet });
+            let score = quiet.score(board, m);
+            picker.push(m, if Some(m) == tt_move { TT_MOVE } else { score });
         }
         picker
     }
@@ -570,6 +600,47 @@ mod tests {
         heur.killers[1] = [None; 2];
         assert_eq!(scores_of(&heur)["e2e4"], COUNTER);
         assert!(MovePicker::is_refutation(COUNTER));
+    }
+
+    /// A node's quiet scorer gives every quiet move the sum the tables hold for it: from-to
+    /// history plus the continuation entry of each move before it that was made, with a
+    /// missing move adding nothing.
+    #[test]
+    fn the_quiet_scorer_adds_the_tables_entries() {
+        let mut rng = crate::rng::Rng::new(7);
+        let mut heur = Heuristics::default();
+        let mut noise = || rng.below(2 * HISTORY_MAX as usize) as i32 - HISTORY_MAX;
+        for entry in heur.history.iter_mut().flatten().flatten() {
+            *entry = noise();
+        }
+        for entry in heur.continuation.iter_mut().flatten() {
+            *entry = noise();
+        }
+        let pos = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .expect("fen");
+        let b = pos.board();
+        let (a, c) = (3 * 64 + 20, 7 * 64 + 45);
+        for conts in [
+            [None, None],
+            [Some(a), None],
+            [None, Some(c)],
+            [Some(a), Some(c)],
+        ] {
+            let scorer = heur.quiet_scorer(b.side_to_move(), &conts);
+            for m in pos.legal_moves().filter(|&m| !is_noisy(b, m)) {
+                let pt = piece_to(b, m);
+                let written_out = heur.history(b.side_to_move(), m)
+                    + conts
+                        .iter()
+                        .flatten()
+                        .map(|&c| heur.continuation[c][pt])
+                        .sum::<i32>();
+                assert_eq!(scorer.score(b, m), written_out, "{m} after {conts:?}");
+                assert_eq!(heur.quiet_score(b, m, &conts), written_out);
+            }
+        }
     }
 
     /// The picker's own lookups agree with the crate's: the branch-free piece index on every
