@@ -172,10 +172,11 @@ fn the_book_holds_the_960_start_positions_in_scharnagl_order() {
 }
 
 /// The key a position keeps on its record (`Position::key`) is the key of the same position
-/// read afresh from its FEN, after every move, null move and take-back of random games in
-/// standard chess and Chess960: a move that wrote a board without its key would fail here.
+/// read afresh from its FEN, after every move (castling in both modes among them), null move
+/// and take-back of random games: a move that wrote a board without its key fails here.
 #[test]
 fn kept_keys_are_the_keys_of_the_positions_read_afresh() {
+    use chess::Piece;
     use sandglass::rng::Rng;
     let starts = [
         (
@@ -201,6 +202,7 @@ fn kept_keys_are_the_keys_of_the_positions_read_afresh() {
         let mut rng = Rng::new(seed as u64 + 1);
         let mut pos = Position::from_fen_in(fen, chess960).expect("start FEN");
         let mut keys = vec![pos.key()];
+        let mut castled = 0;
         for _ in 0..80 {
             let moves: Vec<_> = pos.legal_moves().collect();
             if moves.is_empty() {
@@ -215,10 +217,29 @@ fn kept_keys_are_the_keys_of_the_positions_read_afresh() {
                     "null move taken back"
                 );
             }
-            pos.make_move(moves[rng.below(moves.len())]);
-            assert_eq!(pos.key(), afresh(&pos), "after a move: {}", pos.fen());
+            // A castling move, when there is one, is played half the time: the king two
+            // files over or onto its own rook.
+            let board = pos.board();
+            let castle = moves.iter().copied().find(|m| {
+                let (from, to) = (m.get_source(), m.get_dest());
+                board.piece_on(from) == Some(Piece::King)
+                    && (board.color_on(to) == Some(board.side_to_move())
+                        || from
+                            .get_file()
+                            .to_index()
+                            .abs_diff(to.get_file().to_index())
+                            == 2)
+            });
+            let m = match castle {
+                Some(c) if rng.chance(2) => c,
+                _ => moves[rng.below(moves.len())],
+            };
+            castled += usize::from(Some(m) == castle);
+            pos.make_move(m);
+            assert_eq!(pos.key(), afresh(&pos), "after {m}: {}", pos.fen());
             keys.push(pos.key());
         }
+        assert!(castled > 0, "no castling move played from {fen}");
         while keys.len() > 1 {
             keys.pop();
             pos.unmake();
