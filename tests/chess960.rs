@@ -1,7 +1,7 @@
 //! Chess960: FEN in both castling notations, move text in both modes, rights lost by moving
 //! or losing a rook, rights in the hash, malformed Chess960 FEN refused with a reason.
 
-use sandglass::position::{chess960_fen, Position, UciMove};
+use sandglass::position::{chess960_fen, Castle, Position, UciMove};
 
 fn pos960(fen: &str) -> Position {
     Position::from_fen_in(fen, true).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -176,7 +176,6 @@ fn the_book_holds_the_960_start_positions_in_scharnagl_order() {
 /// and take-back of random games: a move that wrote a board without its key fails here.
 #[test]
 fn kept_keys_are_the_keys_of_the_positions_read_afresh() {
-    use chess::Piece;
     use sandglass::rng::Rng;
     let starts = [
         (
@@ -219,17 +218,10 @@ fn kept_keys_are_the_keys_of_the_positions_read_afresh() {
             }
             // A castling move, when there is one, is played half the time: the king two
             // files over or onto its own rook.
-            let board = pos.board();
-            let castle = moves.iter().copied().find(|m| {
-                let (from, to) = (m.get_source(), m.get_dest());
-                board.piece_on(from) == Some(Piece::King)
-                    && (board.color_on(to) == Some(board.side_to_move())
-                        || from
-                            .get_file()
-                            .to_index()
-                            .abs_diff(to.get_file().to_index())
-                            == 2)
-            });
+            let castle = moves
+                .iter()
+                .copied()
+                .find(|&m| Castle::of(pos.board(), m).is_some());
             let m = match castle {
                 Some(c) if rng.chance(2) => c,
                 _ => moves[rng.below(moves.len())],

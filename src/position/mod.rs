@@ -49,8 +49,14 @@ impl State {
             board,
             halfmove,
             rights,
-            key: board.get_hash() ^ rights.key(),
+            key: State::key_of(&board, rights),
         }
+    }
+
+    /// The one place `key` is formed, for a new record entry and for each move.
+    #[inline(always)]
+    fn key_of(board: &Board, rights: Rights) -> u64 {
+        board.get_hash() ^ rights.key()
     }
 }
 
@@ -244,7 +250,7 @@ impl Position {
         } else {
             rights_after(rights, board, m)
         };
-        slot.key = slot.board.get_hash() ^ slot.rights.key();
+        slot.key = State::key_of(&slot.board, slot.rights);
         self.current = next;
     }
 
