@@ -17,6 +17,14 @@ pub fn is_mate(score: i32) -> bool {
     score.abs() >= MATE_BOUND
 }
 
+/// Is `score` a mate for the side to move in at most `moves` moves (`go mate`), that is
+/// in at most `2 × moves − 1` plies? Counted in 64 bits: a GUI may ask for any `u32`, and
+/// `MATE - (2 × moves − 1)` in `i32` turned a large request into a threshold below
+/// ordinary scores.
+pub fn mates_within(score: i32, moves: u32) -> bool {
+    score >= MATE_BOUND && i64::from(MATE - score) < 2 * i64::from(moves)
+}
+
 /// Mate scores in the table count from the stored node, not from the root.
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
@@ -54,6 +62,20 @@ pub fn uci(score: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mates_within_counts_moves_and_takes_any_request() {
+        assert!(mates_within(MATE - 1, 1));
+        assert!(!mates_within(MATE - 3, 1));
+        assert!(mates_within(MATE - 3, 2));
+        assert!(!mates_within(MATE - 1, 0));
+        // A request far past any mate the search can find: ordinary scores are not mates.
+        for moves in [20_000, 1 << 30, u32::MAX] {
+            assert!(!mates_within(3, moves), "{moves}");
+            assert!(!mates_within(-(MATE - 2), moves), "{moves}");
+            assert!(mates_within(MATE - 40, moves), "{moves}");
+        }
+    }
 
     #[test]
     fn mate_in_moves_not_plies() {

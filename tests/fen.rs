@@ -485,6 +485,27 @@ fn move_text_errors_name_the_move_and_position() {
     let long = "x".repeat(10_000);
     let e = pos.play_uci(&long).unwrap_err();
     assert!(e.to_string().len() < 200, "garbage echoed in full");
+    // A FEN field that is garbage is echoed cut short too, in both castling modes.
+    let fields = [
+        format!("4k3/8/8/8/8/8/8/4K3 {long} - - 0 1"),
+        format!("4k3/8/8/8/8/8/8/4K3 w {long} - 0 1"),
+        format!("4k3/8/8/8/8/8/8/4K3 w - {long} 0 1"),
+        format!("4k3/8/8/8/8/8/8/4K3 w - - {long} 1"),
+        format!("4k3/8/8/8/8/8/8/4K3 w - - 0 {long}"),
+    ];
+    for fen in &fields {
+        for chess960 in [false, true] {
+            let e = Position::from_fen_in(fen, chess960)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.len() < 200,
+                "a FEN field echoed in full: {} bytes",
+                e.len()
+            );
+            assert!(e.contains("xxxxxxxxxxxxxxxx…"), "{e}");
+        }
+    }
     assert_eq!(
         pos.fen(),
         Position::startpos().fen(),

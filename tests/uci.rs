@@ -373,6 +373,49 @@ fn go_ponder_waits_for_ponderhit_then_answers_within_the_budget() {
     e.finish();
 }
 
+/// A `ponderhit` for a search that is not pondering is reported and changes nothing: it
+/// used to restart the clock, so three of them stretched `go movetime 400` to 700 ms. The
+/// time `TimeLog` reports is counted from the clock's start, so it shows a restart however
+/// late the `ponderhit`s arrive.
+#[test]
+fn a_stray_ponderhit_leaves_the_clock_alone() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    e.send("setoption name TimeLog value true");
+    let position = "position startpos moves e2e4";
+    e.send(position);
+    e.send("go movetime 400");
+    let mut lines = Vec::new();
+    for _ in 0..3 {
+        lines.extend(e.collect_for(Duration::from_millis(100)));
+        e.send("ponderhit");
+    }
+    lines.extend(e.until_bestmove(LIVE));
+    let best = lines[lines.len() - 1].best().to_string();
+    lines.extend(e.sync());
+    let ignored = lines
+        .iter()
+        .filter(|l| l.is_error() && l.text.contains("not pondering"))
+        .count();
+    if ignored != 3 {
+        e.fail(&format!("{ignored} of 3 stray ponderhits reported"));
+    }
+    let used = lines
+        .iter()
+        .find_map(|l| {
+            let rest = l.text.strip_prefix("info string time used ")?;
+            rest.split_whitespace().next()?.parse::<u64>().ok()
+        })
+        .unwrap_or_else(|| e.fail("no `time used` line"));
+    if used < 300 {
+        e.fail(&format!(
+            "time used {used} ms of movetime 400: a ponderhit restarted the clock"
+        ));
+    }
+    e.assert_legal(position, &best);
+    e.finish();
+}
+
 /// Stockfish's `stopOnPonderhit`: pondering counts towards the soft limit, so when it was
 /// already reached while pondering, `ponderhit` ends the search at once instead of waiting
 /// for the iteration in flight. Checked by the stop reason `TimeLog` gives, not by a time.
@@ -418,6 +461,9 @@ fn infinite_and_ponder_never_answer_before_stop_even_when_the_search_ends() {
         ("position startpos", "go ponder depth 2", ""),
         (CHECKMATED, "go infinite", "0000"),
         (CHECKMATED, "go ponder", "0000"),
+        // No position at all: the answer waits all the same.
+        ("position fen xx", "go infinite", "0000"),
+        ("position fen xx", "go ponder", "0000"),
     ];
     for (position, go, expected) in cases {
         e.send(position);
@@ -436,6 +482,60 @@ fn infinite_and_ponder_never_answer_before_stop_even_when_the_search_ends() {
         }
         if expected != "0000" {
             e.assert_legal(position, best.best());
+        }
+    }
+    // With no position, `ponderhit` ends the wait as `stop` does.
+    e.send("position fen xx");
+    e.send("go ponder");
+    if count_bestmoves(&e.collect_for(Duration::from_millis(500))) != 0 {
+        e.fail("`go ponder` with no position answered before ponderhit");
+    }
+    e.send("ponderhit");
+    if e.until_bestmove(LIVE).pop().unwrap().best() != "0000" {
+        e.fail("`go ponder` with no position: expected bestmove 0000 after ponderhit");
+    }
+    e.finish();
+}
+
+/// `go mate N` with N far past any mate a search can find: an ordinary score is not taken
+/// for a mate (it was for N over about 16,000, whose threshold overflowed), and a real
+/// mate still ends the search.
+#[test]
+fn a_huge_go_mate_takes_no_ordinary_score_for_a_mate() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    e.send("setoption name TimeLog value true");
+    for n in ["20000", "4294967295"] {
+        e.send("position startpos");
+        e.send(&format!("go mate {n} depth 4"));
+        let lines = e.until_bestmove(LIVE);
+        if lines
+            .iter()
+            .any(|l| l.text.contains("stopped by mate found"))
+        {
+            e.fail(&format!(
+                "`go mate {n}` took the start position's score for a mate"
+            ));
+        }
+        if !lines
+            .iter()
+            .any(|l| l.text.contains("stopped by depth limit"))
+        {
+            e.fail(&format!("`go mate {n} depth 4` did not end by its depth"));
+        }
+        e.send(MORPHY);
+        e.send(&format!("go mate {n}"));
+        let lines = e.until_bestmove(LIVE);
+        if !lines
+            .iter()
+            .any(|l| l.text.contains("stopped by mate found"))
+        {
+            e.fail(&format!(
+                "`go mate {n}` did not end at Morphy's mate in two"
+            ));
+        }
+        if lines[lines.len() - 1].best() != "a1a6" {
+            e.fail(&format!("`go mate {n}`: expected the key move a1a6"));
         }
     }
     e.finish();

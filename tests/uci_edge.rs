@@ -221,11 +221,25 @@ fn very_long_games_and_very_long_lines() {
     if !e.sync().iter().any(|l| l.is_error()) {
         e.fail("a 10 kB line of nonsense got no error");
     }
-    // A line longer than the engine keeps (2 MB).
-    let huge = format!("position startpos moves {}", "e2e4 ".repeat(400_000));
+    // A line longer than the engine keeps (1 MiB), cut after a whole number of knight
+    // round trips: what was kept is the start position with White to move, but the move
+    // dropped, e2e4, leaves Black to move. Searching the part kept would answer with a
+    // move that is illegal in the position sent, so there is no position at all.
+    const MAX_LINE: usize = 1 << 20;
+    let mut huge = String::from("position startpos moves");
+    let trip = "g1f3 g8f6 f3g1 f6g8 ";
+    huge.push_str(&" ".repeat((MAX_LINE - huge.len()) % trip.len()));
+    huge.push_str(&trip.repeat((MAX_LINE - huge.len()) / trip.len()));
+    assert_eq!(huge.len(), MAX_LINE);
+    huge.push_str("e2e4");
     e.send(&huge);
     if !e.sync().iter().any(|l| l.is_error()) {
-        e.fail("a 2 MB line got no error");
+        e.fail("a line over 1 MiB got no error");
+    }
+    e.send("go depth 2");
+    let best = e.until_bestmove(LIVE).pop().unwrap();
+    if best.best() != "0000" {
+        e.fail("a cut `position` line was searched as far as it was kept");
     }
     search(&mut e, "position startpos", "go depth 2");
     e.finish();
@@ -423,5 +437,35 @@ fn a_go_with_unreadable_limits_ends_by_itself() {
     // A plain go and go infinite still wait for stop.
     search_until_stop(&mut e, "position startpos", "go");
     search_until_stop(&mut e, "position startpos", "go infinite");
+    e.finish();
+}
+
+/// `EvalFile` names that are not network files are refused at once, with a short message:
+/// a FIFO used to block the engine loop (no `readyok`, no `quit`) until someone wrote to it,
+/// and a path of 10,000 characters was echoed in full.
+#[cfg(unix)]
+#[test]
+fn an_eval_file_that_cannot_be_a_network_is_refused_at_once() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    let fifo = std::env::temp_dir().join(format!("sandglass-uci-fifo-{}", std::process::id()));
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let mut names = vec![format!("/{}", "x".repeat(10_000)), "/dev/zero".to_string()];
+    if made.is_ok_and(|s| s.success()) {
+        names.push(fifo.display().to_string());
+    }
+    for name in &names {
+        e.send(&format!("setoption name EvalFile value {name}"));
+        let lines = e.sync();
+        let Some(error) = lines.iter().find(|l| l.is_error()) else {
+            e.fail("an impossible EvalFile got no error");
+        };
+        if error.text.len() > 200 {
+            let n = error.text.len();
+            e.fail(&format!("the EvalFile error is {n} bytes long"));
+        }
+    }
+    let _ = std::fs::remove_file(&fifo);
+    search(&mut e, "position startpos", "go depth 2");
     e.finish();
 }

@@ -296,7 +296,7 @@ fn check_kings(placement: &Placement, side: Color) -> Result<(), FenError> {
 /// Castling rights from the field, keeping only those whose king and rook still stand on
 /// their original squares (the rest are dropped, not refused: GUIs and books often send them).
 fn parse_castling(field: &str, placement: &Placement) -> Result<[CastleRights; 2], FenError> {
-    let bad = || FenError::BadCastling(field.to_string());
+    let bad = || FenError::BadCastling(super::echo(field));
     let mut flags = [false; 4]; // K Q k q
     if field != "-" {
         for c in field.chars() {
@@ -332,7 +332,7 @@ fn parse_castling_960(
     field: &str,
     placement: &Placement,
 ) -> Result<([CastleRights; 2], Rights), FenError> {
-    let bad = || FenError::BadCastling960(field.to_string());
+    let bad = || FenError::BadCastling960(super::echo(field));
     let mut crate_rights = [CastleRights::NoRights; 2];
     let mut own = Rights::NONE;
     if field == "-" {
@@ -426,7 +426,7 @@ fn parse_en_passant(
         && (b'a'..=b'h').contains(&bytes[0])
         && (bytes[1] == b'3' || bytes[1] == b'6');
     if !valid {
-        return Err(FenError::BadEnPassant(field.to_string()));
+        return Err(FenError::BadEnPassant(super::echo(field)));
     }
     let file = (bytes[0] - b'a') as usize;
     let rank_digit = bytes[1];
@@ -455,9 +455,9 @@ fn parse_counter(field: Option<&str>, fullmove: bool) -> Result<u32, FenError> {
     };
     let err = || {
         if fullmove {
-            FenError::BadFullmove(text.to_string())
+            FenError::BadFullmove(super::echo(text))
         } else {
-            FenError::BadHalfmove(text.to_string())
+            FenError::BadHalfmove(super::echo(text))
         }
     };
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
@@ -486,7 +486,7 @@ pub(super) fn parse(text: &str, chess960: bool) -> Result<Position, FenError> {
         None => return Err(FenError::MissingField("side-to-move")),
         Some("w") => Color::White,
         Some("b") => Color::Black,
-        Some(other) => return Err(FenError::BadSide(other.to_string())),
+        Some(other) => return Err(FenError::BadSide(super::echo(other))),
     };
     let castling = fields.get(2).ok_or(FenError::MissingField("castling"))?;
     let en_passant = fields.get(3).ok_or(FenError::MissingField("en-passant"))?;

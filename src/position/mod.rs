@@ -24,6 +24,19 @@ use chess::{BitBoard, Board, BoardBuilder, ChessMove, Color, MoveGen, Piece, EMP
 /// The FEN of the standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// Longest input text (a move, a FEN field) echoed back in an error, so that garbage cannot
+/// flood the output.
+const MAX_ECHO: usize = 16;
+
+/// `text` as an error message shows it: at most [`MAX_ECHO`] characters, then "…".
+fn echo(text: &str) -> String {
+    let mut shown: String = text.chars().take(MAX_ECHO).collect();
+    if text.chars().nth(MAX_ECHO).is_some() {
+        shown.push('…');
+    }
+    shown
+}
+
 /// One entry of the game record: the board after a move, its fifty-move counter and its key.
 ///
 /// Kept small, because making a move writes one of these: the game ply follows from the stack

@@ -35,14 +35,11 @@ pub enum UciMove {
     Null,
 }
 
-/// Longest move text echoed back in an error, so that garbage cannot flood the output.
-const MAX_ECHO: usize = 16;
-
 impl Position {
     /// Read a move in UCI notation (`e2e4`, `e7e8q`, also `e7e8Q`, and `0000` for a null move).
     pub fn parse_move(&self, text: &str) -> Result<UciMove, MoveError> {
         let error = |reason| MoveError {
-            text: text.chars().take(MAX_ECHO).collect(),
+            text: super::echo(text),
             fen: self.fen(),
             reason,
         };

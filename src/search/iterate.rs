@@ -27,7 +27,7 @@ use super::alphabeta::Searcher;
 use super::aspiration::{info, search_line, Cut, Line};
 use super::ordering::MAX_PLY;
 use super::{Info, Limits, Outcome, ScoreBound, StopReason};
-use crate::score::MATE;
+use crate::score::mates_within;
 use crate::time::{adjust, soft, TimeLimit};
 use chess::ChessMove;
 
@@ -122,7 +122,7 @@ pub fn iterate(
 
         // Limits that end the search after a completed iteration.
         if let Some(n) = limits.mode.mate {
-            if best.score >= MATE - (2 * n as i32 - 1) {
+            if mates_within(best.score, n) {
                 reason = StopReason::Mate;
                 break;
             }

@@ -92,12 +92,18 @@ impl Signals {
         self.stop_on_ponderhit.store(true, Ordering::SeqCst);
     }
 
-    /// `ponderhit`: the move we pondered was played; the clock starts now.
-    pub fn ponderhit(&self) {
+    /// `ponderhit`: the move we pondered was played; the clock starts now. Returns false,
+    /// and changes nothing, when the search is not pondering: a stray `ponderhit` must not
+    /// restart the clock of a search that is already spending its own time.
+    pub fn ponderhit(&self) -> bool {
+        if !self.pondering() {
+            return false;
+        }
         let now = self.epoch.elapsed().as_micros() as u64;
         self.origin_us.store(now, Ordering::SeqCst);
         self.pondering.store(false, Ordering::SeqCst);
         self.notify();
+        true
     }
 
     /// Time since the budget started (the `go`, or the `ponderhit`).

@@ -2,7 +2,7 @@
 //! own thread. `isready` is answered here at once even while a search runs.
 
 use super::options::{self, Effect, Options};
-use super::output::{self, emit, error, silence};
+use super::output::{self, emit, error, shorten, silence};
 use super::parse::{self, Command, GoParams, PositionStart};
 use crate::position::{Position, UciMove};
 use crate::score;
@@ -61,15 +61,22 @@ pub fn run() {
     run_with(std::io::stdin());
 }
 
+/// One input line, and whether it was cut to [`MAX_LINE`] bytes.
+struct Input {
+    text: String,
+    cut: bool,
+}
+
 /// Read lines on their own thread. Bytes are decoded lossily (invalid UTF-8 becomes U+FFFD)
-/// and end of input is sent as `quit`.
-fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<String> {
+/// and end of input is sent as `quit`. A line longer than [`MAX_LINE`] bytes is kept up to
+/// that length and marked as cut.
+fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<Input> {
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
         let mut reader = std::io::BufReader::new(input);
         loop {
             let mut line = Vec::new();
-            let mut dropped = false;
+            let mut cut = false;
             let eof = loop {
                 let buf = match reader.fill_buf() {
                     Ok(b) => b,
@@ -83,11 +90,11 @@ fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<String> {
                     Some(i) => (&buf[..i], Some(i + 1)),
                     None => (buf, None),
                 };
-                if line.len() + chunk.len() <= MAX_LINE {
-                    line.extend_from_slice(chunk);
-                } else {
-                    dropped = true;
+                let room = MAX_LINE - line.len();
+                if chunk.len() > room {
+                    cut = true;
                 }
+                line.extend_from_slice(&chunk[..chunk.len().min(room)]);
                 let used = done.unwrap_or(buf.len());
                 reader.consume(used);
                 if done.is_some() {
@@ -95,18 +102,14 @@ fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<String> {
                 }
             };
             if eof {
-                let _ = tx.send("quit".to_string());
+                let _ = tx.send(Input {
+                    text: "quit".to_string(),
+                    cut: false,
+                });
                 return;
             }
-            if dropped {
-                error(&format!(
-                    "line longer than {MAX_LINE} bytes, the rest was dropped"
-                ));
-            }
-            if tx
-                .send(String::from_utf8_lossy(&line).into_owned())
-                .is_err()
-            {
+            let text = String::from_utf8_lossy(&line).into_owned();
+            if tx.send(Input { text, cut }).is_err() {
                 return;
             }
         }
@@ -129,6 +132,18 @@ impl Engine {
 
     /// Handle one input line; false means quit.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        self.handle(line, false)
+    }
+
+    /// Handle one input line, of which only the start was kept if `cut`. A cut `position`
+    /// is rejected, since the moves that were dropped would make another position; any other
+    /// command is carried out as far as it was read (a `go` must still get its `bestmove`).
+    fn handle(&mut self, line: &str, cut: bool) -> bool {
+        if cut {
+            error(&format!(
+                "line longer than {MAX_LINE} bytes, the rest was dropped"
+            ));
+        }
         let parsed = parse::parse(line);
         for problem in &parsed.problems {
             error(problem);
@@ -163,6 +178,12 @@ impl Engine {
                 self.options.time.new_game();
                 self.position = Ok(Position::startpos());
             }
+            Some(Command::Position { .. }) if cut => {
+                self.position = Err(format!(
+                    "the `position` line was longer than {MAX_LINE} bytes"
+                ));
+                error("position: the line was cut, no position until the next valid `position`");
+            }
             Some(Command::Position { start, moves }) => self.set_position(&start, &moves),
             Some(Command::SetOption { name, value }) => self.set_option(&name, value.as_deref()),
             Some(Command::Go(params)) => self.go(&params),
@@ -173,8 +194,12 @@ impl Engine {
                 }
             }
             Some(Command::PonderHit) => {
+                // Ignored when no search runs, as `stop` is; reported when the search is
+                // not pondering, whose clock it leaves alone.
                 if let Some(r) = &self.running {
-                    r.signals.ponderhit();
+                    if !r.signals.ponderhit() {
+                        error("ponderhit: the search is not pondering, ignored");
+                    }
                 }
             }
             Some(Command::Quit) => return false,
@@ -261,7 +286,7 @@ impl Engine {
                 error(&format!(
                     "go: no search, the last position was rejected: {why}"
                 ));
-                emit("bestmove 0000");
+                self.pass_when_told(params.limits.infinite, params.limits.ponder);
                 return;
             }
         };
@@ -322,6 +347,30 @@ impl Engine {
             }
         }
     }
+
+    /// `bestmove 0000` for a `go` with no position to search: at once, or, for `go infinite`
+    /// and `go ponder`, only once `stop` (or `ponderhit`) comes, as after a search. A GUI
+    /// that sends `stop` waits for that answer, and one that comes early is a stray one.
+    fn pass_when_told(&mut self, infinite: bool, ponder: bool) {
+        if !infinite && !ponder {
+            emit("bestmove 0000");
+            return;
+        }
+        let signals = Arc::new(Signals::new(ponder));
+        let told = Arc::clone(&signals);
+        let waiter = thread::Builder::new().name("pass".into()).spawn(move || {
+            told.wait_until(|s| s.stopped() || (ponder && !s.pondering()));
+            emit("bestmove 0000");
+            None
+        });
+        match waiter {
+            Ok(handle) => self.running = Some(Running { signals, handle }),
+            Err(e) => {
+                error(&format!("cannot start the waiting thread: {e}"));
+                emit("bestmove 0000");
+            }
+        }
+    }
 }
 
 /// The game's memory. A search that panicked while holding it left tables of plain numbers,
@@ -374,17 +423,6 @@ fn read_position(
         }
     }
     Ok(pos)
-}
-
-/// At most 60 characters of an input line, for a message.
-fn shorten(text: &str) -> String {
-    let clean: String = text.chars().filter(|c| !c.is_control()).collect();
-    let trimmed = clean.trim();
-    if trimmed.chars().count() > 60 {
-        format!("{}…", trimmed.chars().take(60).collect::<String>())
-    } else {
-        trimmed.to_string()
-    }
 }
 
 /// `time` and `nps` come from the same microsecond duration, so they agree: `time 0` means
@@ -537,8 +575,8 @@ pub fn run_with(input: impl Read + Send + 'static) {
     let mut engine = Engine::new();
     while !output::closed() {
         match lines.recv_timeout(CLOSED_POLL) {
-            Ok(line) => {
-                if !engine.handle_line(&line) {
+            Ok(input) => {
+                if !engine.handle(&input.text, input.cut) {
                     break;
                 }
             }

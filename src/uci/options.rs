@@ -4,6 +4,7 @@
 //! A time strategy's own parameters (e.g. `Classic Increment %`) are declared by the
 //! strategy's file (`time::strategies`) and appended to the table.
 
+use super::output::shorten;
 use crate::eval::nnue::select::{self, EvalKind};
 use crate::eval::nnue::Network;
 use crate::time::{
@@ -69,7 +70,8 @@ impl Options {
     /// `EvalFile`: takes effect at once if the network is already chosen. An empty path or
     /// `<embedded>` goes back to the embedded network; on error nothing changes.
     fn set_eval_file(&mut self, path: &str) -> Result<Effect, String> {
-        self.loaded = select::load_file(path)?;
+        self.loaded =
+            select::load_file(path).map_err(|e| format!("EvalFile {}: {e}", shorten(path)))?;
         Ok(Effect::None)
     }
 }
@@ -387,16 +389,6 @@ fn read_spin(name: &str, raw: &str, min: i64, max: i64) -> Result<i64, String> {
         ));
     }
     Ok(v)
-}
-
-/// Echo at most 40 characters of untrusted text.
-fn shorten(text: &str) -> String {
-    let clean: String = text.chars().filter(|c| !c.is_control()).collect();
-    if clean.chars().count() > 40 {
-        format!("{}…", clean.chars().take(40).collect::<String>())
-    } else {
-        clean
-    }
 }
 
 #[cfg(test)]

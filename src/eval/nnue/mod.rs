@@ -114,6 +114,9 @@ pub const fn file_bytes(king_buckets: usize, buckets: usize) -> usize {
     36 + layout + 2 * (INPUTS * king_buckets * HIDDEN + HIDDEN) + buckets * (4 * HIDDEN + 4)
 }
 
+/// The largest network file this build reads: the most king buckets and output buckets.
+pub const MAX_FILE_BYTES: usize = file_bytes(MAX_KING_BUCKETS, MAX_BUCKETS);
+
 /// The output bucket of a position with `pieces` pieces (kings included) when a network has
 /// `buckets`: equal slices of 2..=32 pieces, fewest pieces first (8 buckets: `(pieces − 2) / 4`,
 /// the usual choice of NNUE engines with material buckets).
@@ -430,11 +433,27 @@ impl Network {
         Ok(net)
     }
 
-    /// Read a network file.
+    /// Read a network file. Only a regular file no longer than the largest network is
+    /// opened: a FIFO would block the engine loop until someone writes to it, and a device
+    /// such as `/dev/zero` would be read until memory ran out. The error does not name the
+    /// path, which the caller shows as far as it is fit to be shown.
     pub fn load(path: &std::path::Path) -> Result<Network, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+        use std::io::Read;
+        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read the file: {e}"))?;
+        if !meta.is_file() {
+            return Err("not a regular file".to_string());
+        }
+        if meta.len() > MAX_FILE_BYTES as u64 {
+            return Err(format!(
+                "{} bytes, more than any network file ({MAX_FILE_BYTES})",
+                meta.len()
+            ));
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))
+            .map_err(|e| format!("cannot read the file: {e}"))?;
+        Network::from_bytes(&bytes)
     }
 
     /// The file's bytes (inverse of [`Network::from_bytes`]).

@@ -83,6 +83,30 @@ mod tests {
     fn bad_files_say_why() {
         let missing = load_file("/nonexistent/net.nnue").unwrap_err();
         assert!(missing.contains("cannot read"), "{missing}");
+        // A folder, and on Unix a FIFO and a device: refused without being read (a FIFO
+        // would block until a writer came, /dev/zero would be read until memory ran out).
+        let folder = load_file(std::env::temp_dir().to_str().unwrap_or("/")).unwrap_err();
+        assert!(folder.contains("not a regular file"), "{folder}");
+        #[cfg(unix)]
+        {
+            let zero = load_file("/dev/zero").unwrap_err();
+            assert!(zero.contains("not a regular file"), "{zero}");
+            let fifo = std::env::temp_dir().join(format!("sandglass-fifo-{}", std::process::id()));
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            if made.is_ok_and(|s| s.success()) {
+                let refused = load_file(fifo.to_str().unwrap_or("")).unwrap_err();
+                assert!(refused.contains("not a regular file"), "{refused}");
+                let _ = std::fs::remove_file(&fifo);
+            }
+        }
+        let big = std::env::temp_dir().join(format!("sandglass-big-{}.nnue", std::process::id()));
+        let sized = std::fs::File::create(&big)
+            .and_then(|f| f.set_len(crate::eval::nnue::MAX_FILE_BYTES as u64 + 1));
+        if sized.is_ok() {
+            let refused = load_file(big.to_str().unwrap_or("")).unwrap_err();
+            assert!(refused.contains("more than any network file"), "{refused}");
+        }
+        let _ = std::fs::remove_file(&big);
         let dir = std::env::temp_dir().join("sandglass-select-test.nnue");
         std::fs::write(&dir, b"SGNN garbage").expect("temp file");
         let garbage = load_file(dir.to_str().unwrap_or("")).unwrap_err();
