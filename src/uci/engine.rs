@@ -2,7 +2,7 @@
 //! own thread. `isready` is answered here at once even while a search runs.
 
 use super::options::{self, Effect, Options};
-use super::output::{self, emit, error, shorten, silence};
+use super::output::{self, emit, error, silence};
 use super::parse::{self, Command, GoParams, PositionStart};
 use crate::position::{Position, UciMove};
 use crate::score;
@@ -90,6 +90,12 @@ fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<Input> {
                     Some(i) => (&buf[..i], Some(i + 1)),
                     None => (buf, None),
                 };
+                // A CR before the newline is no part of the line (and must not push a line
+                // of exactly MAX_LINE bytes over it).
+                let chunk = match done {
+                    Some(_) => chunk.strip_suffix(b"\r").unwrap_or(chunk),
+                    None => chunk,
+                };
                 let room = MAX_LINE - line.len();
                 if chunk.len() > room {
                     cut = true;
@@ -149,7 +155,10 @@ impl Engine {
             error(problem);
         }
         if parsed.position_rejected {
-            self.position = Err(format!("`position` could not be read ({})", shorten(line)));
+            self.position = Err(format!(
+                "`position` could not be read ({})",
+                parse::echo(line.trim())
+            ));
         }
         match parsed.command {
             None | Some(Command::Empty) => {}
@@ -194,8 +203,9 @@ impl Engine {
                 }
             }
             Some(Command::PonderHit) => {
-                // Ignored when no search runs, as `stop` is; reported when the search is
-                // not pondering, whose clock it leaves alone.
+                // Ignored before any search, as `stop` is; reported when the last search
+                // is not pondering (it never was, or it has ended), whose clock it leaves
+                // alone.
                 if let Some(r) = &self.running {
                     if !r.signals.ponderhit() {
                         error("ponderhit: the search is not pondering, ignored");
@@ -286,7 +296,9 @@ impl Engine {
                 error(&format!(
                     "go: no search, the last position was rejected: {why}"
                 ));
-                self.pass_when_told(params.limits.infinite, params.limits.ponder);
+                // `infinite` wins over `ponder`, as in `time::decide`.
+                let ponder = params.limits.ponder && !params.limits.infinite;
+                self.pass_when_told(params.limits.infinite, ponder);
                 return;
             }
         };

@@ -4,7 +4,7 @@
 //! A time strategy's own parameters (e.g. `Classic Increment %`) are declared by the
 //! strategy's file (`time::strategies`) and appended to the table.
 
-use super::output::shorten;
+use super::parse::echo;
 use crate::eval::nnue::select::{self, EvalKind};
 use crate::eval::nnue::Network;
 use crate::time::{
@@ -70,8 +70,7 @@ impl Options {
     /// `EvalFile`: takes effect at once if the network is already chosen. An empty path or
     /// `<embedded>` goes back to the embedded network; on error nothing changes.
     fn set_eval_file(&mut self, path: &str) -> Result<Effect, String> {
-        self.loaded =
-            select::load_file(path).map_err(|e| format!("EvalFile {}: {e}", shorten(path)))?;
+        self.loaded = select::load_file(path).map_err(|e| format!("{}: {e}", echo(path)))?;
         Ok(Effect::None)
     }
 }
@@ -320,7 +319,7 @@ impl Options {
         let spec = specs()
             .into_iter()
             .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
-            .ok_or_else(|| format!("unknown option '{}'", shorten(name)))?;
+            .ok_or_else(|| format!("unknown option '{}'", echo(name)))?;
         let raw = value.unwrap_or("").trim();
         match spec.kind {
             Kind::Button { effect } => Ok(effect),
@@ -341,7 +340,7 @@ impl Options {
                         return Err(format!(
                             "option '{}' needs true or false, got '{}'",
                             spec.name,
-                            shorten(raw)
+                            echo(raw)
                         ))
                     }
                 };
@@ -354,7 +353,7 @@ impl Options {
                         "option '{}' must be one of {}, got '{}'",
                         spec.name,
                         vars.join(", "),
-                        shorten(raw)
+                        echo(raw)
                     ));
                 }
                 // A value from the list; the setter may still have something to say (Eval
@@ -380,7 +379,7 @@ fn read_spin(name: &str, raw: &str, min: i64, max: i64) -> Result<i64, String> {
     let v: i64 = raw.parse().map_err(|_| {
         format!(
             "option '{name}' needs an integer from {min} to {max}, got '{}'",
-            shorten(raw)
+            echo(raw)
         )
     })?;
     if v < min || v > max {

@@ -44,15 +44,3 @@ pub fn closed() -> bool {
 pub fn silence() {
     *OUT.lock().unwrap_or_else(|e| e.into_inner()) = true;
 }
-
-/// Untrusted text as a message echoes it: control characters removed, trimmed, and cut to
-/// 40 characters plus "…", so that a runaway line cannot flood the output.
-pub fn shorten(text: &str) -> String {
-    let clean: String = text.chars().filter(|c| !c.is_control()).collect();
-    let trimmed = clean.trim();
-    if trimmed.chars().count() > 40 {
-        format!("{}…", trimmed.chars().take(40).collect::<String>())
-    } else {
-        trimmed.to_string()
-    }
-}
