@@ -1310,3 +1310,89 @@ fn nps_agrees_with_time() {
     }
     e.finish();
 }
+
+/// The position is the one the GUI sent last, whatever comes between: a `position` sent
+/// while a search runs ends that search first (its `bestmove`, for the position it was
+/// given, comes before the new position takes effect), and `ucinewgame` after `position`
+/// keeps that position.
+#[test]
+fn the_bestmove_always_answers_the_position_it_was_searched_for() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    start_infinite(&mut e, "position startpos", "go infinite", 1);
+    e.send("position startpos moves e2e4");
+    let lines = e.sync();
+    if count_bestmoves(&lines) != 1 {
+        e.fail("`position` during `go infinite` did not end it with one bestmove");
+    }
+    let old = lines
+        .iter()
+        .find(|l| l.is_bestmove())
+        .map(|l| l.best().to_string());
+    e.assert_legal("position startpos", old.as_deref().unwrap_or(""));
+    e.send("position startpos moves e2e4");
+    e.send("stop");
+    if count_bestmoves(&e.collect_for(Duration::from_millis(300))) != 0 {
+        e.fail("a second bestmove for one go");
+    }
+    let position = "position startpos moves e2e4";
+    e.send(position);
+    e.send("ucinewgame");
+    e.send("go depth 2");
+    let best = e.until_bestmove(LIVE).pop().unwrap();
+    e.assert_legal(position, best.best());
+    e.finish();
+}
+
+/// `go searchmoves` with no legal move among them searches every move, and says so.
+#[test]
+fn searchmoves_without_a_legal_move_says_it_searches_every_move() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    e.send("position startpos");
+    e.send("go depth 2 searchmoves e2e5 a1a1");
+    let lines = e.until_bestmove(LIVE);
+    if !lines
+        .iter()
+        .any(|l| l.is_error() && l.text.contains("searching every move"))
+    {
+        e.fail("no word that every move is searched");
+    }
+    e.assert_legal("position startpos", lines[lines.len() - 1].best());
+    e.finish();
+}
+
+/// A FEN's castling field means other rights under the other mode: with the king on g1,
+/// `KQkq` are rights to castle with the rooks on a1 and h1 in Chess960, and none in standard
+/// chess. When `UCI_Chess960` changes between `position` and `go`, the position is read
+/// again as the GUI now plays, so castling moves are legal exactly in the mode in force.
+#[test]
+fn uci_chess960_changed_after_position_reads_the_position_again() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    let fen = "position fen r5kr/pppppppp/8/8/8/8/PPPPPPPP/R5KR w KQkq - 0 1";
+    for (before, at_go, castles) in [(true, false, false), (false, true, true)] {
+        e.send(&format!("setoption name UCI_Chess960 value {before}"));
+        e.send(fen);
+        e.send(&format!("setoption name UCI_Chess960 value {at_go}"));
+        e.send("go depth 1 searchmoves g1h1 g1a1");
+        let lines = e.until_bestmove(LIVE);
+        let best = lines[lines.len() - 1].best().to_string();
+        let refused = lines
+            .iter()
+            .filter(|l| l.is_error() && l.text.contains("not a legal move here"))
+            .count();
+        if castles && (refused != 0 || !["g1h1", "g1a1"].contains(&best.as_str())) {
+            e.fail(&format!(
+                "Chess960 at go: castling refused ({refused}) or not played: {best}"
+            ));
+        }
+        if !castles && (refused != 2 || ["g1h1", "g1a1"].contains(&best.as_str())) {
+            e.fail(&format!(
+                "standard chess at go: castling accepted or played: {best}"
+            ));
+        }
+        e.assert_legal(fen, &best);
+    }
+    e.finish();
+}

@@ -41,6 +41,10 @@ pub struct Engine {
     /// The position the GUI last sent, or why it was rejected: `go` never searches any
     /// other position (an older one would be a move for the wrong game).
     position: Result<Position, String>,
+    /// The `position` command that set it, and whether it was read as Chess960 (None when
+    /// it was rejected): a FEN's castling field means other rights in the other mode, so a
+    /// change of `UCI_Chess960` before `go` reads it again.
+    source: Option<(PositionStart, Vec<String>, bool)>,
     options: Options,
     tt: Arc<TranspositionTable>,
     /// What the searches of this game learnt (`search::memory`). A search holds the lock
@@ -128,6 +132,7 @@ impl Engine {
         let options = Options::default();
         Engine {
             position: Ok(Position::startpos()),
+            source: Some((PositionStart::StartPos, Vec::new(), false)),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             memory: Arc::new(Mutex::new(Memory::new())),
             options,
@@ -155,6 +160,8 @@ impl Engine {
             error(problem);
         }
         if parsed.position_rejected {
+            self.finish_search();
+            self.source = None;
             self.position = Err(format!(
                 "`position` could not be read ({})",
                 parse::echo(line.trim())
@@ -185,9 +192,12 @@ impl Engine {
                 self.tt.clear();
                 lock(&self.memory).clear();
                 self.options.time.new_game();
-                self.position = Ok(Position::startpos());
+                // The position stays: a GUI that sends `position` before `ucinewgame` means
+                // that position, as Stockfish reads it.
             }
             Some(Command::Position { .. }) if cut => {
+                self.finish_search();
+                self.source = None;
                 self.position = Err(format!(
                     "the `position` line was longer than {MAX_LINE} bytes"
                 ));
@@ -235,9 +245,16 @@ impl Engine {
     }
 
     /// Set the position, or remember why it was rejected: the previous position is gone
-    /// either way, since the GUI has moved on from it.
+    /// either way, since the GUI has moved on from it. A search still running is ended
+    /// first, so that its `bestmove` comes out before the position it answers is replaced.
     fn set_position(&mut self, start: &PositionStart, moves: &[String]) {
-        self.position = read_position(start, moves, self.options.chess960);
+        self.finish_search();
+        let chess960 = self.options.chess960;
+        self.position = read_position(start, moves, chess960);
+        self.source = self
+            .position
+            .is_ok()
+            .then(|| (start.clone(), moves.to_vec(), chess960));
         if let Err(why) = &self.position {
             error(&format!(
                 "{why}; no position until the next valid `position`"
@@ -290,7 +307,17 @@ impl Engine {
     fn go(&mut self, params: &GoParams) {
         // A new go ends the running search first; that search still sends its bestmove.
         self.finish_search();
-        let mut pos = match &self.position {
+        // Under the other mode the same FEN gives other castling rights: read it as the GUI
+        // now plays.
+        let chess960 = self.options.chess960;
+        let stale = self
+            .source
+            .as_ref()
+            .filter(|(_, _, read_as)| *read_as != chess960);
+        if let Some((start, moves, _)) = stale.cloned() {
+            self.set_position(&start, &moves);
+        }
+        let pos = match &self.position {
             Ok(pos) => pos.clone(),
             Err(why) => {
                 error(&format!(
@@ -302,8 +329,6 @@ impl Engine {
                 return;
             }
         };
-        // The move text follows the option as it is now, even if it changed after `position`.
-        pos.set_chess960(self.options.chess960);
         let us = pos.side_to_move();
         let game = Game {
             plies_played: pos.game_ply(),
@@ -316,9 +341,13 @@ impl Engine {
             match pos.parse_move(text) {
                 Ok(UciMove::Move(m)) => limits.searchmoves.push(m),
                 _ => notes.push(format!(
-                    "error: searchmoves: '{text}' is not a legal move here, ignored"
+                    "error: searchmoves: '{}' is not a legal move here, ignored",
+                    parse::echo(text)
                 )),
             }
+        }
+        if !params.searchmoves.is_empty() && limits.searchmoves.is_empty() {
+            notes.push("error: searchmoves: no legal move left, searching every move".into());
         }
         notes.extend(time_notes);
         let timelog = self.options.time_log || self.debug;
