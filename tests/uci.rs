@@ -1396,3 +1396,31 @@ fn uci_chess960_changed_after_position_reads_the_position_again() {
     }
     e.finish();
 }
+
+/// With MultiPV, a stop during a later line keeps what the first line, which searched every
+/// move, found. Here a first line finds the mate in one at depth 1; the engine used to drop
+/// it when the second line was cut, and play its first-ordered move with a made-up score.
+#[test]
+fn a_multipv_search_cut_after_its_first_line_plays_that_line() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    e.send("setoption name MultiPV value 256");
+    let position =
+        "position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+    for _ in 0..3 {
+        e.send(position);
+        e.send("go movetime 1");
+        let lines = e.until_bestmove(LIVE);
+        let best = lines[lines.len() - 1].best().to_string();
+        if best != "h5f7" {
+            e.fail(&format!("played {best}, not the mate in one h5f7"));
+        }
+        let last_score = lines.iter().rev().find_map(|l| l.score());
+        if last_score.as_deref() != Some("mate 1") {
+            e.fail(&format!(
+                "the last line's score is {last_score:?}, not mate 1"
+            ));
+        }
+    }
+    e.finish();
+}

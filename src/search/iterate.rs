@@ -84,9 +84,24 @@ pub fn iterate(
         let iteration_start = s.stop.signals.since_go();
         let mut lines = match search_lines(s, &root_moves, depth, limits.multipv, &best, &mut show)
         {
-            Ok(lines) => lines,
-            Err(cut) => {
+            Iteration::Done(lines) => lines,
+            Iteration::Cut(cut) => {
                 play_if_proved(&mut best, cut, s, depth);
+                reason = s.stop.reason;
+                break;
+            }
+            Iteration::CutAfterFirst(first) => {
+                // The first line searched every move: its move is this depth's best.
+                if let Some(&mv) = first.pv.first() {
+                    best = Best {
+                        mv,
+                        ponder: first.pv.get(1).copied(),
+                        score: first.score,
+                        pv: first.pv,
+                        depth,
+                        bound: ScoreBound::Exact,
+                    };
+                }
                 reason = s.stop.reason;
                 break;
             }
@@ -223,6 +238,16 @@ impl Shown {
     }
 }
 
+/// How the lines of one iteration ended.
+enum Iteration {
+    /// Every line, in order of the search.
+    Done(Vec<Line>),
+    /// The first line was cut: what it proved before the stop.
+    Cut(Cut),
+    /// A later line was cut; the first, finished, searched every move.
+    CutAfterFirst(Line),
+}
+
 /// One iteration: every MultiPV line, each searched without the moves of the lines before
 /// it, in order of the search (the caller sorts them by score).
 fn search_lines(
@@ -232,7 +257,7 @@ fn search_lines(
     multipv: usize,
     best: &Best,
     report: &mut dyn FnMut(&Info),
-) -> Result<Vec<Line>, Cut> {
+) -> Iteration {
     let multipv = multipv.clamp(1, root_moves.len());
     let mut lines: Vec<Line> = Vec::with_capacity(multipv);
     for pv_index in 0..multipv {
@@ -242,14 +267,19 @@ fn search_lines(
             .filter(|m| !lines.iter().any(|l| l.pv.first() == Some(m)))
             .collect();
         let guess = lines.last().map_or(best.score, |l| l.score);
-        match search_line(s, &candidates, depth, pv_index, guess, best.mv, report) {
+        // A failed-low line shows a move of its own: the one the last iteration's order puts
+        // first among its candidates (for the first line, the move being played).
+        let shown = match pv_index {
+            0 => best.mv,
+            _ => candidates.first().copied().unwrap_or(best.mv),
+        };
+        match search_line(s, &candidates, depth, pv_index, guess, shown, report) {
             Ok(line) => lines.push(line),
-            // Only the first line's cut can change the move played.
-            Err(cut) if pv_index == 0 => return Err(cut),
-            Err(_) => return Err(Cut { mv: None, value: 0 }),
+            Err(cut) if lines.is_empty() => return Iteration::Cut(cut),
+            Err(_) => return Iteration::CutAfterFirst(lines.swap_remove(0)),
         }
     }
-    Ok(lines)
+    Iteration::Done(lines)
 }
 
 /// The rule in the module doc: a root move that beat alpha in the unfinished iteration (at
