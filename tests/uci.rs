@@ -1424,3 +1424,31 @@ fn a_multipv_search_cut_after_its_first_line_plays_that_line() {
     }
     e.finish();
 }
+
+/// A MultiPV line after the first never searches the first line's move, so it never shows
+/// it, not even while it fails low. Here the first line is surely the capture of the
+/// hanging queen; lines 2 and 3 failing low used to show it.
+#[test]
+fn later_multipv_lines_never_show_the_first_lines_move() {
+    let _s = serial();
+    let mut e = Engine::ready();
+    e.send("setoption name MultiPV value 3");
+    e.send("position fen 4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1");
+    e.send("go depth 9");
+    let lines = e.until_bestmove(LIVE);
+    if lines[lines.len() - 1].best() != "d2d5" {
+        e.fail("the free queen was not taken");
+    }
+    let shown = lines.iter().find(|l| {
+        l.num("multipv").is_some_and(|k| k >= 2)
+            && l.text
+                .split(" pv ")
+                .nth(1)
+                .is_some_and(|pv| pv.starts_with("d2d5"))
+    });
+    if let Some(l) = shown {
+        let text = l.text.clone();
+        e.fail(&format!("a later line shows the first line's move: {text}"));
+    }
+    e.finish();
+}
