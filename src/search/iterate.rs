@@ -42,6 +42,26 @@ struct Best {
     bound: ScoreBound,
 }
 
+impl Best {
+    /// A finished line of the iteration at `depth` (its move, or `fallback` should the line
+    /// have none), as the move to play.
+    fn of_line(line: &Line, depth: u32, fallback: ChessMove) -> Best {
+        let mv = line.pv.first().copied().unwrap_or(fallback);
+        Best {
+            mv,
+            ponder: line.pv.get(1).copied(),
+            score: line.score,
+            pv: if line.pv.first() == Some(&mv) {
+                line.pv.clone()
+            } else {
+                vec![mv]
+            },
+            depth,
+            bound: ScoreBound::Exact,
+        }
+    }
+}
+
 pub fn iterate(
     s: &mut Searcher,
     mut root_moves: Vec<ChessMove>,
@@ -92,16 +112,7 @@ pub fn iterate(
             }
             Iteration::CutAfterFirst(first) => {
                 // The first line searched every move: its move is this depth's best.
-                if let Some(&mv) = first.pv.first() {
-                    best = Best {
-                        mv,
-                        ponder: first.pv.get(1).copied(),
-                        score: first.score,
-                        pv: first.pv,
-                        depth,
-                        bound: ScoreBound::Exact,
-                    };
-                }
+                best = Best::of_line(&first, depth, best.mv);
                 reason = s.stop.reason;
                 break;
             }
@@ -117,23 +128,11 @@ pub fn iterate(
         s.order_root_moves_by_nodes(&mut root_moves);
         order_root_moves(&mut root_moves, &lines);
         track_progress(&mut progress, depth, &best, &lines[0]);
-        let mv = lines[0].pv.first().copied().unwrap_or(best.mv);
+        best = Best::of_line(&lines[0], depth, best.mv);
         if depth >= adjust::NODE_FRACTION_MIN_DEPTH {
-            let share = s.root_move_nodes(mv) as f64 / s.stop.nodes.max(1) as f64;
+            let share = s.root_move_nodes(best.mv) as f64 / s.stop.nodes.max(1) as f64;
             progress.best_move_nodes = Some(share);
         }
-        best = Best {
-            mv,
-            ponder: lines[0].pv.get(1).copied(),
-            score: lines[0].score,
-            pv: if lines[0].pv.first() == Some(&mv) {
-                lines[0].pv.clone()
-            } else {
-                vec![mv]
-            },
-            depth,
-            bound: ScoreBound::Exact,
-        };
 
         // Limits that end the search after a completed iteration.
         if let Some(n) = limits.mode.mate {

@@ -692,8 +692,8 @@ mod tests {
             Some(Piece::Knight),
             Some(Piece::Bishop),
             Some(Piece::Rook),
+            Some(Piece::Queen),
         ];
-        let promotions = promotions.into_iter().chain([Some(Piece::Queen)]);
         let mut keys = std::collections::HashSet::new();
         for promotion in promotions {
             for from in chess::ALL_SQUARES {

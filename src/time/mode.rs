@@ -112,6 +112,19 @@ pub enum Answer {
     AfterPonderHit,
 }
 
+impl Answer {
+    /// The answer a `go` asks for: `infinite` wins over `ponder`.
+    pub fn of(go: &GoLimits) -> Answer {
+        if go.infinite {
+            Answer::AfterStop
+        } else if go.ponder {
+            Answer::AfterPonderHit
+        } else {
+            Answer::WhenDone
+        }
+    }
+}
+
 /// Everything that bounds one search. Limits combine as UCI allows (`go depth 12 movetime
 /// 5000` stops at whichever comes first), but a movetime with a soft stop, or a clock
 /// without a budget, cannot be written.
@@ -197,13 +210,7 @@ pub fn decide(go: &GoLimits, us: Color, game: &Game, settings: &Settings) -> (Mo
         nodes: go.nodes,
         soft_nodes: None,
         mate: go.mate.filter(|&m| m > 0),
-        answer: if go.infinite {
-            Answer::AfterStop
-        } else if go.ponder {
-            Answer::AfterPonderHit
-        } else {
-            Answer::WhenDone
-        },
+        answer: Answer::of(go),
     };
     if go.infinite {
         return (mode, notes);

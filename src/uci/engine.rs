@@ -160,9 +160,7 @@ impl Engine {
             error(problem);
         }
         if parsed.position_rejected {
-            self.finish_search();
-            self.source = None;
-            self.position = Err(format!(
+            self.forget_position(format!(
                 "`position` could not be read ({})",
                 parse::echo(line.trim())
             ));
@@ -196,9 +194,7 @@ impl Engine {
                 // that position, as Stockfish reads it.
             }
             Some(Command::Position { .. }) if cut => {
-                self.finish_search();
-                self.source = None;
-                self.position = Err(format!(
+                self.forget_position(format!(
                     "the `position` line was longer than {MAX_LINE} bytes"
                 ));
                 error("position: the line was cut, no position until the next valid `position`");
@@ -242,6 +238,14 @@ impl Engine {
                 self.options.time.record(spent.spent_ms, spent.soft_ms);
             }
         }
+    }
+
+    /// A `position` that could not be read: the running search ends first (as in
+    /// [`Engine::set_position`]), and `go` finds no position until the next valid one.
+    fn forget_position(&mut self, why: String) {
+        self.finish_search();
+        self.source = None;
+        self.position = Err(why);
     }
 
     /// Set the position, or remember why it was rejected: the previous position is gone
@@ -323,9 +327,7 @@ impl Engine {
                 error(&format!(
                     "go: no search, the last position was rejected: {why}"
                 ));
-                // `infinite` wins over `ponder`, as in `time::decide`.
-                let ponder = params.limits.ponder && !params.limits.infinite;
-                self.pass_when_told(params.limits.infinite, ponder);
+                self.pass_when_told(Answer::of(&params.limits));
                 return;
             }
         };
@@ -389,18 +391,19 @@ impl Engine {
         }
     }
 
-    /// `bestmove 0000` for a `go` with no position to search: at once, or, for `go infinite`
-    /// and `go ponder`, only once `stop` (or `ponderhit`) comes, as after a search. A GUI
-    /// that sends `stop` waits for that answer, and one that comes early is a stray one.
-    fn pass_when_told(&mut self, infinite: bool, ponder: bool) {
-        if !infinite && !ponder {
+    /// `bestmove 0000` for a `go` with no position to search, when `answer` allows it: at
+    /// once, or, for `go infinite` and `go ponder`, only once `stop` (or `ponderhit`) comes,
+    /// as after a search. A GUI that sends `stop` waits for that answer; an early one would
+    /// answer nothing it asked.
+    fn pass_when_told(&mut self, answer: Answer) {
+        if answer == Answer::WhenDone {
             emit("bestmove 0000");
             return;
         }
-        let signals = Arc::new(Signals::new(ponder));
+        let signals = Arc::new(Signals::new(answer == Answer::AfterPonderHit));
         let told = Arc::clone(&signals);
         let waiter = thread::Builder::new().name("pass".into()).spawn(move || {
-            told.wait_until(|s| s.stopped() || (ponder && !s.pondering()));
+            wait_to_answer(&told, answer);
             emit("bestmove 0000");
             None
         });
@@ -565,12 +568,7 @@ fn answer(
             outcome.nodes
         ));
     }
-    // go infinite and go ponder answer only after stop (or ponderhit).
-    match limits.mode.answer {
-        Answer::WhenDone => {}
-        Answer::AfterStop => signals.wait_until(|s| s.stopped()),
-        Answer::AfterPonderHit => signals.wait_until(|s| s.stopped() || !s.pondering()),
-    }
+    wait_to_answer(signals, limits.mode.answer);
     let elapsed = signals.elapsed().as_millis() as u64;
     if timelog {
         emit(&format!(
@@ -593,6 +591,16 @@ fn answer(
     }
     emit(&bestmove_line(pos, outcome.best, outcome.ponder));
     elapsed
+}
+
+/// Block until `answer` allows the `bestmove`: go infinite and go ponder answer only after
+/// stop (or ponderhit).
+fn wait_to_answer(signals: &Signals, answer: Answer) {
+    match answer {
+        Answer::WhenDone => {}
+        Answer::AfterStop => signals.wait_until(|s| s.stopped()),
+        Answer::AfterPonderHit => signals.wait_until(|s| s.stopped() || !s.pondering()),
+    }
 }
 
 /// `bestmove X [ponder Y]`, with Y only if it is legal after X.
