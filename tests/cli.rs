@@ -199,3 +199,37 @@ fn datagen_runs_with_soft_nodes_and_refuses_what_cannot_be_meant() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `bench --eval-file` searches with the network it names (another tree than the embedded
+/// network's), and refuses a file that is not a network.
+#[test]
+fn bench_searches_with_the_network_it_is_given() {
+    let candidate = concat!(env!("CARGO_MANIFEST_DIR"), "/data/nets/net8-candidate.nnue");
+    let bench = |extra: &[&str]| {
+        Command::new(BIN)
+            .args(["bench", "4"])
+            .args(extra)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
+    };
+    let nodes = |extra: &[&str]| {
+        let out = bench(extra);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{text}");
+        let last = text.lines().last().unwrap_or_default().to_string();
+        last.split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_ne!(nodes(&[]), nodes(&["--eval-file", candidate]));
+    let refused = bench(&[
+        "--eval-file",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"),
+    ]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success() && stderr.contains("--eval-file"),
+        "{stderr}"
+    );
+}

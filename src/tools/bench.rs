@@ -5,10 +5,13 @@
 //! machine to machine, and a change that alters it is a change to search or evaluation.
 //! The last line, `<nodes> nodes <nps> nps`, is what OpenBench reads.
 
+use crate::eval::nnue::{select, Network};
 use crate::position::Position;
 use crate::search::{self, Limits, Signals};
 use crate::time::Mode;
 use crate::tt::TranspositionTable;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub const DEFAULT_DEPTH: u32 = 9;
@@ -73,11 +76,21 @@ pub struct BenchArgs {
     /// Depth of each search.
     #[arg(default_value_t = DEFAULT_DEPTH)]
     pub depth: u32,
+    /// Search with this network file instead of the embedded one: a candidate's speed,
+    /// before it is embedded. The node count is then the candidate's, not the one commits
+    /// record.
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
 }
 
-/// Total nodes over all positions at `depth`, and the time spent searching (clearing the
-/// table between positions is not counted).
-pub fn bench(depth: u32, mut per_position: impl FnMut(usize, &str, u64)) -> (u64, Duration) {
+/// Total nodes over all positions at `depth` with `network` (None: the hand-written
+/// evaluation), and the time spent searching (clearing the table between positions is not
+/// counted).
+pub fn bench(
+    depth: u32,
+    network: Option<Arc<Network>>,
+    mut per_position: impl FnMut(usize, &str, u64),
+) -> (u64, Duration) {
     let mut total = 0;
     let mut searching = Duration::ZERO;
     let tt = TranspositionTable::new(16);
@@ -91,6 +104,7 @@ pub fn bench(depth: u32, mut per_position: impl FnMut(usize, &str, u64)) -> (u64
         let signals = Signals::new(false);
         let limits = Limits {
             mode: Mode::depth(depth),
+            network: network.clone(),
             ..Limits::default()
         };
         let outcome = search::search(&pos, &limits, &tt, &signals, &mut |_| {});
@@ -103,7 +117,17 @@ pub fn bench(depth: u32, mut per_position: impl FnMut(usize, &str, u64)) -> (u64
 
 pub fn run(args: &BenchArgs) -> Result<bool, String> {
     let depth = args.depth.clamp(1, 64);
-    let (nodes, time) = bench(depth, |i, fen, n| println!("{:>2} {n:>10} {fen}", i + 1));
+    let network = match &args.eval_file {
+        Some(path) => {
+            Some(Arc::new(Network::load(path).map_err(|e| {
+                format!("--eval-file {}: {e}", path.display())
+            })?))
+        }
+        None => select::default_network(),
+    };
+    let (nodes, time) = bench(depth, network, |i, fen, n| {
+        println!("{:>2} {n:>10} {fen}", i + 1)
+    });
     let ms = time.as_millis().max(1) as u64;
     println!("{} nodes {} nps", nodes, nodes * 1000 / ms);
     Ok(true)
