@@ -1,0 +1,140 @@
+//! Bad input to the command-line tools, from an audit of binary 31d3306: each case is now
+//! refused with a message and a failing status, or counted as documented, where it used to
+//! crash, be ignored, or give a wrong answer with a status of success.
+
+mod common;
+
+use common::BIN;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn sandglass(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
+}
+
+/// Runs `sandglass args`, which must succeed; returns its stdout.
+fn accepted(args: &[&str]) -> String {
+    let out = sandglass(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {}\n{stderr}", out.status);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs `sandglass args`, which must exit (not crash) with a failing status and say on stderr
+/// something containing `why`; returns its stderr.
+fn refused(args: &[&str], why: &str) -> String {
+    let out = sandglass(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        matches!(out.status.code(), Some(1 | 2)),
+        "{args:?} ended with {} instead of an error\nstdout: {stdout}\nstderr: {stderr}",
+        out.status
+    );
+    assert!(
+        stderr.contains(why) && !stderr.contains("panicked"),
+        "{args:?}: expected {why:?} on stderr, got: {stderr}"
+    );
+    stderr
+}
+
+/// A file of this test's own (the tests run in parallel) holding `text`.
+fn temp_file(test: &str, name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "sandglass-tool-input-{}-{test}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write temp file");
+    path
+}
+
+fn remove_temp(test: &str) {
+    let dir = std::env::temp_dir().join(format!(
+        "sandglass-tool-input-{}-{test}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+const CHESS960: &str = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1";
+const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// `perft 0 --baseline` overflowed the stack (the chess crate's loop takes `depth - 1` at
+/// depth 0) and died with SIGABRT, from the command line and from a suite's `;D0 1`.
+#[test]
+fn perft_depth_zero_with_the_baseline_counts_the_root() {
+    let out = accepted(&["perft", "0", "--baseline"]);
+    assert!(out.contains("perft 0: 1 nodes"), "{out}");
+    let suite = temp_file(
+        "perft-zero",
+        "s0.epd",
+        &format!("{STARTPOS} ;D0 1 ;D1 20\n"),
+    );
+    let out = accepted(&["perft", "--baseline", "--suite", &suite.to_string_lossy()]);
+    assert!(out.contains("checks 2, failures 0, invalid 0"), "{out}");
+    remove_temp("perft-zero");
+}
+
+/// `perft 0 --divide` printed each root move with 1 and a total of 20; the count at depth 0
+/// is the root alone, with no moves below it.
+#[test]
+fn perft_depth_zero_divides_into_nothing() {
+    let out = accepted(&["perft", "0", "--divide"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].starts_with("perft 0: 1 nodes"), "{out}");
+}
+
+/// `--baseline` counts standard chess, so on a Chess960 position it gave 23 where the tree
+/// has 25, and a suite run reported a false MISMATCH.
+#[test]
+fn perft_baseline_refuses_chess960() {
+    refused(
+        &["perft", "1", "--fen", CHESS960, "--baseline"],
+        "--baseline counts standard chess only",
+    );
+    refused(&["perft", "1", "--chess960", "--baseline"], "--chess960");
+    let suite = temp_file("perft-960", "c960.epd", &format!("{CHESS960} ;D1 25\n"));
+    let out = sandglass(&["perft", "--baseline", "--suite", &suite.to_string_lossy()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("line 1: --baseline counts standard chess only")
+            && stdout.contains("invalid 1")
+            && !stdout.contains("MISMATCH"),
+        "{stdout}"
+    );
+    remove_temp("perft-960");
+}
+
+/// `perft 3 --fen garbage --divide --suite FILE` ran the suite and ignored the rest, the bad
+/// FEN included; the suite-only limits were ignored without one.
+#[test]
+fn perft_suite_refuses_what_it_would_ignore() {
+    let suite = temp_file(
+        "perft-suite",
+        "one.epd",
+        "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n",
+    );
+    let s = suite.to_string_lossy().into_owned();
+    for args in [
+        &["perft", "3", "--suite", &s][..],
+        &["perft", "--fen", "garbage", "--suite", &s][..],
+        &["perft", "--divide", "--suite", &s][..],
+    ] {
+        refused(args, "cannot be used with");
+    }
+    refused(&["perft", "1", "--max-depth", "2"], "cannot be used with");
+    refused(
+        &["perft", "--fen", STARTPOS, "--max-nodes", "2"],
+        "cannot be used with",
+    );
+    refused(&["perft", "--max-depth", "2"], "--suite");
+    accepted(&["perft", "--suite", &s, "--max-depth", "1"]);
+    remove_temp("perft-suite");
+}
