@@ -138,3 +138,47 @@ fn perft_suite_refuses_what_it_would_ignore() {
     accepted(&["perft", "--suite", &s, "--max-depth", "1"]);
     remove_temp("perft-suite");
 }
+
+/// `tm --pgn` ignored the simulation's options (`--tc garbage --plies 0 --use NaN` ran), and
+/// `tm --tc` the replay's (`--html X.html` wrote nothing, with a status of success).
+#[test]
+fn tm_refuses_options_it_would_ignore() {
+    let pgn = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tm/hand.pgn");
+    for args in [
+        &["tm", "--pgn", pgn, "--tc", "garbage"][..],
+        &["tm", "--pgn", pgn, "--plies", "0"][..],
+        &["tm", "--pgn", pgn, "--use", "NaN"][..],
+        &["tm", "--pgn", pgn, "--lag=-5"][..],
+        &["tm", "--pgn", pgn, "--rem"][..],
+    ] {
+        refused(args, "cannot be used with");
+    }
+    let html = temp_file("tm-options", "x.html", "");
+    let html = html.to_string_lossy();
+    for args in [
+        &["tm", "--tc", "300+3", "--html", &html][..],
+        &["tm", "--tc", "300+3", "--game", "5"][..],
+        &["tm", "--tc", "300+3", "--player", "nobody"][..],
+        &["tm", "--rem", "--html", &html][..],
+    ] {
+        refused(args, "cannot be used with");
+    }
+    refused(&["tm", "--html", &html], "--pgn");
+    refused(&["tm", "--game", "1"], "--pgn");
+    accepted(&["tm", "--pgn", pgn, "--strategy", "all", "--overhead", "20"]);
+    remove_temp("tm-options");
+}
+
+/// `tm --pgn FOLDER` printed "stopped early: read error … Is a directory" on stdout and
+/// exited with success.
+#[test]
+fn tm_pgn_that_cannot_be_read_is_an_error() {
+    let dir = temp_file("tm-folder", "x", "");
+    let dir = dir
+        .parent()
+        .expect("temp dir")
+        .to_string_lossy()
+        .into_owned();
+    refused(&["tm", "--pgn", &dir], "cannot read");
+    remove_temp("tm-folder");
+}
