@@ -182,3 +182,27 @@ fn tm_pgn_that_cannot_be_read_is_an_error() {
     refused(&["tm", "--pgn", &dir], "cannot read");
     remove_temp("tm-folder");
 }
+
+/// `selfplay --nodes 0` played at one node a move, as `epd --nodes 0` does not.
+#[test]
+fn selfplay_refuses_zero_nodes_and_threads() {
+    let out = temp_file("zero", "games.pgn", "");
+    let out = out.to_string_lossy();
+    for bad in [
+        ["--nodes", "0", "--threads", "1"],
+        ["--nodes", "50", "--threads", "0"],
+        ["--nodes", "50", "--threads", "257"],
+    ] {
+        let mut args = vec!["selfplay", "--chess960", "--games", "1", "--out", &out];
+        args.extend(bad);
+        refused(
+            &args,
+            if bad[1] == "0" {
+                "--nodes"
+            } else {
+                "--threads"
+            },
+        );
+    }
+    remove_temp("zero");
+}

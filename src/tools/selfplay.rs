@@ -25,7 +25,7 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 100)]
     pub games: usize,
     /// Nodes searched per move.
-    #[arg(long, default_value_t = 5_000)]
+    #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
     /// Openings, one FEN (or EPD) per line; games start from lines picked by the game number.
     /// Shredder-FEN lines are Chess960 positions.
@@ -39,7 +39,7 @@ pub struct SelfplayArgs {
     #[arg(long, default_value = "selfplay.pgn")]
     pub out: PathBuf,
     /// Games played at once (one search thread each).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64))]
     pub threads: usize,
     /// Mixed into the choice of openings, so that runs with different seeds differ.
     #[arg(long, default_value_t = 0)]
@@ -48,6 +48,9 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 8)]
     pub hash: usize,
 }
+
+/// The most games played at once.
+pub const MAX_THREADS: usize = 256;
 
 /// A score (centipawns, White's view) beyond which, held for [`DECIDED_PLIES`] plies in a
 /// row, a game counts as won.
