@@ -139,6 +139,38 @@ fn perft_suite_refuses_what_it_would_ignore() {
     remove_temp("perft-suite");
 }
 
+/// `--hash 0`, `--hash 40000` and `--hash 18446744073709551615` were replaced by a 1 MB table
+/// without a word, in `epd` and in `selfplay`.
+#[test]
+fn epd_and_selfplay_refuse_a_table_they_cannot_have() {
+    let epd = concat!(env!("CARGO_MANIFEST_DIR"), "/data/epd/wac.epd");
+    let out = temp_file("hash", "games.pgn", "");
+    let out = out.to_string_lossy();
+    for hash in ["0", "40000", "18446744073709551615"] {
+        let stderr = refused(
+            &["epd", epd, "--nodes", "100", "--limit", "1", "--hash", hash],
+            "--hash",
+        );
+        assert!(stderr.contains(&format!("Hash {hash} MB")), "{stderr}");
+        refused(
+            &[
+                "selfplay",
+                "--chess960",
+                "--games",
+                "1",
+                "--nodes",
+                "50",
+                "--out",
+                &out,
+                "--hash",
+                hash,
+            ],
+            &format!("--hash: Hash {hash} MB"),
+        );
+    }
+    remove_temp("hash");
+}
+
 /// `tm --pgn` ignored the simulation's options (`--tc garbage --plies 0 --use NaN` ran), and
 /// `tm --tc` the replay's (`--html X.html` wrote nothing, with a status of success).
 #[test]

@@ -175,7 +175,7 @@ pub fn think(fen: &str, mode: Mode, tt: &TranspositionTable) -> Option<ChessMove
 pub fn run(args: &EpdArgs) -> Result<bool, String> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| format!("cannot read {}: {e}", args.file))?;
-    let tt = TranspositionTable::new(args.hash);
+    let tt = TranspositionTable::try_new(args.hash).map_err(|e| format!("--hash: {e}"))?;
     let (mode, limit) = match args.nodes {
         Some(n) => (Mode::nodes(n), format!("{n} nodes")),
         None => (

@@ -338,6 +338,11 @@ pub fn chess960_starts() -> Vec<Position> {
 
 pub fn run(args: &SelfplayArgs) -> Result<bool, String> {
     let book = openings(args.book.as_deref(), args.chess960)?;
+    // Made here, not in the threads, so that a refused --hash is an error before any game
+    // is played or file written.
+    let tables = (0..args.threads.clamp(1, MAX_THREADS))
+        .map(|_| TranspositionTable::try_new(args.hash).map_err(|e| format!("--hash: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -347,40 +352,36 @@ pub fn run(args: &SelfplayArgs) -> Result<bool, String> {
     let next = AtomicUsize::new(0);
     let tally = Mutex::new([0usize; 3]);
     let started = Instant::now();
-    let threads = args.threads.clamp(1, 256);
-    let hash = args.hash.clamp(1, 1 << 16);
     let failure: Mutex<Option<String>> = Mutex::new(None);
     std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let tt = TranspositionTable::new(hash);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= args.games {
-                        break;
-                    }
-                    let start = &book[opening_index(i, args.seed, book.len())];
-                    let game = play_game(start, &Mode::nodes(args.nodes), &tt);
-                    let pgn = game.to_pgn(i + 1);
-                    let done = {
-                        let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
-                        t[game.result as usize] += 1;
-                        t.iter().sum::<usize>()
-                    };
-                    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
-                    if let Err(e) = w.write_all(pgn.as_bytes()).and_then(|()| w.flush()) {
-                        *failure.lock().unwrap_or_else(|e| e.into_inner()) =
-                            Some(format!("cannot write {}: {e}", args.out.display()));
-                        next.store(args.games, Ordering::Relaxed);
-                        break;
-                    }
-                    if done % 100 == 0 || done == args.games {
-                        eprintln!(
-                            "{done}/{} games, {:.0} s",
-                            args.games,
-                            started.elapsed().as_secs_f64()
-                        );
-                    }
+        for tt in &tables {
+            let (book, out, next, tally, failure) = (&book, &out, &next, &tally, &failure);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= args.games {
+                    break;
+                }
+                let start = &book[opening_index(i, args.seed, book.len())];
+                let game = play_game(start, &Mode::nodes(args.nodes), tt);
+                let pgn = game.to_pgn(i + 1);
+                let done = {
+                    let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
+                    t[game.result as usize] += 1;
+                    t.iter().sum::<usize>()
+                };
+                let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+                if let Err(e) = w.write_all(pgn.as_bytes()).and_then(|()| w.flush()) {
+                    *failure.lock().unwrap_or_else(|e| e.into_inner()) =
+                        Some(format!("cannot write {}: {e}", args.out.display()));
+                    next.store(args.games, Ordering::Relaxed);
+                    break;
+                }
+                if done % 100 == 0 || done == args.games {
+                    eprintln!(
+                        "{done}/{} games, {:.0} s",
+                        args.games,
+                        started.elapsed().as_secs_f64()
+                    );
                 }
             });
         }
