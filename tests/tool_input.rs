@@ -215,6 +215,83 @@ fn tm_pgn_that_cannot_be_read_is_an_error() {
     remove_temp("tm-folder");
 }
 
+/// `selfplay --book /nonexistent --chess960` played Chess960 games and never looked at the
+/// book.
+#[test]
+fn selfplay_refuses_a_book_with_chess960() {
+    let out = temp_file("book-960", "games.pgn", "");
+    refused(
+        &[
+            "selfplay",
+            "--book",
+            "/nonexistent",
+            "--chess960",
+            "--games",
+            "1",
+            "--nodes",
+            "50",
+            "--out",
+            &out.to_string_lossy(),
+        ],
+        "exclude each other",
+    );
+    remove_temp("book-960");
+}
+
+/// A book's unreadable lines (a line of words, a board without kings) were dropped without a
+/// word; each is now named on stderr, and the game is played from what is left.
+#[test]
+fn selfplay_names_the_book_lines_it_refuses() {
+    let book = temp_file(
+        "book-lines",
+        "mixed.epd",
+        "garbage line here\n6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 3 40\n8/8/8/8/8/8/8/8 w - - 0 1\n",
+    );
+    let out = book.with_file_name("games.pgn");
+    let run = sandglass(&[
+        "selfplay",
+        "--book",
+        &book.to_string_lossy(),
+        "--games",
+        "1",
+        "--nodes",
+        "50",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("mixed.epd: line 1: fewer than four FEN fields")
+            && stderr.contains("mixed.epd: line 3: bad FEN"),
+        "{stderr}"
+    );
+    let games = std::fs::read_to_string(&out).expect("games written");
+    assert!(
+        games.contains("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 3 40"),
+        "{games}"
+    );
+    // More refused lines than are worth reading: the first twenty, then a count.
+    let many = "garbage\n".repeat(25) + "6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 3 40\n";
+    let book = temp_file("book-lines", "many.epd", &many);
+    let run = sandglass(&[
+        "selfplay",
+        "--book",
+        &book.to_string_lossy(),
+        "--games",
+        "1",
+        "--nodes",
+        "50",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert_eq!(stderr.matches("many.epd: line ").count(), 20, "{stderr}");
+    assert!(stderr.contains("… and 5 more lines refused"), "{stderr}");
+    remove_temp("book-lines");
+}
+
 /// `selfplay --nodes 0` played at one node a move, as `epd --nodes 0` does not.
 #[test]
 fn selfplay_refuses_zero_nodes_and_threads() {
