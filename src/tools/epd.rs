@@ -85,6 +85,40 @@ fn operations(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The most points a `c0` entry may give one move. STS gives 0 to 10; the bound leaves room
+/// for other scales while refusing what is surely a typo or garbage, whose points would
+/// otherwise swamp the score (or, summed in 32 bits, wrap around it).
+pub const MAX_POINTS: u32 = 1000;
+
+/// The moves and points of a `c0` operand (`f5=10, Be5+=2`); Err names the first entry that
+/// is not a legal move with points in 0..=[`MAX_POINTS`]. EPD's `c0` is a comment opcode that
+/// STS borrowed for points, so an operand without any `=` is a plain comment: no points.
+fn points(board: &chess::Board, operand: &str) -> Result<Vec<(ChessMove, u32)>, String> {
+    if !operand.contains('=') {
+        return Ok(Vec::new());
+    }
+    operand
+        .split(',')
+        .map(|item| {
+            let item = item.trim();
+            let (san, pts) = item
+                .split_once('=')
+                .ok_or_else(|| format!("c0 entry {item:?} is not MOVE=POINTS"))?;
+            let m = san_to_move(board, san.trim())
+                .ok_or_else(|| format!("c0 move {san:?} is not legal"))?;
+            let p = pts
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|p| *p <= MAX_POINTS)
+                .ok_or_else(|| {
+                    format!("c0 points {pts:?} are not a whole number 0 to {MAX_POINTS}")
+                })?;
+            Ok((m, p))
+        })
+        .collect()
+}
+
 /// Parse one EPD line; Err explains what is wrong with it.
 pub fn parse_line(line: &str) -> Result<Option<Test>, String> {
     let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\0');
@@ -116,15 +150,7 @@ pub fn parse_line(line: &str) -> Result<Option<Test>, String> {
             "bm" => test.best = moves(&operand)?,
             "am" => test.avoid = moves(&operand)?,
             "id" => test.id = operand,
-            "c0" => {
-                for item in operand.split(',') {
-                    if let Some((san, pts)) = item.trim().split_once('=') {
-                        if let (Some(m), Ok(p)) = (san_to_move(board, san), pts.trim().parse()) {
-                            test.points.push((m, p));
-                        }
-                    }
-                }
-            }
+            "c0" => test.points = points(board, &operand)?,
             _ => {}
         }
     }
@@ -149,7 +175,7 @@ pub fn think(fen: &str, mode: Mode, tt: &TranspositionTable) -> Option<ChessMove
 pub fn run(args: &EpdArgs) -> Result<bool, String> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| format!("cannot read {}: {e}", args.file))?;
-    let tt = TranspositionTable::new(args.hash);
+    let tt = TranspositionTable::try_new(args.hash).map_err(|e| format!("--hash: {e}"))?;
     let (mode, limit) = match args.nodes {
         Some(n) => (Mode::nodes(n), format!("{n} nodes")),
         None => (
@@ -157,9 +183,10 @@ pub fn run(args: &EpdArgs) -> Result<bool, String> {
             format!("{} ms", args.movetime),
         ),
     };
-    let (mut total, mut solved, mut points, mut max_points) = (0, 0, 0u32, 0u32);
+    // Points are summed in 64 bits: at most MAX_POINTS a line, no file can overflow them.
+    let (mut total, mut solved, mut points, mut max_points) = (0, 0, 0u64, 0u64);
     // Per theme (the id without its number), for STS: (points, positions).
-    let mut themes: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+    let mut themes: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     for (i, line) in text.lines().enumerate() {
         if args.limit.is_some_and(|n| total >= n) {
             break;
@@ -191,10 +218,10 @@ pub fn run(args: &EpdArgs) -> Result<bool, String> {
             );
         }
         if !test.points.is_empty() {
-            let p = test.points_for(played);
-            let best = test.points.iter().map(|(_, p)| *p).max().unwrap_or(0);
+            let p = u64::from(test.points_for(played));
+            let best = test.points.iter().map(|(_, p)| u64::from(*p)).max();
             points += p;
-            max_points += best;
+            max_points += best.unwrap_or(0);
             let theme = test
                 .id
                 .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
@@ -241,5 +268,35 @@ mod tests {
         assert!(!am.solved_by(am.avoid[0]));
         assert!(parse_line("8/8/8/8/8/8/8/k3K2R w K - bm Qh5;").is_err());
         assert!(parse_line("   ").unwrap().is_none());
+    }
+
+    /// Points of 3,000,000,000 were taken, and two such lines summed in 32 bits printed
+    /// `STS score: 1705032704 / 1705032704`; an entry that is not a legal move with points
+    /// 0..=MAX_POINTS was dropped without a word.
+    #[test]
+    fn c0_points_are_legal_moves_with_bounded_points() {
+        let line = |c0: &str| {
+            parse_line(&format!(
+                "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id \"T.001\"; c0 \"{c0}\";"
+            ))
+        };
+        for (bad, why) in [
+            ("Qd1+=10, a6=3000000000", "c0 points"),
+            ("Qd1+=10, a6=1001", "c0 points"),
+            ("Qd1+=10, a6=-1", "c0 points"),
+            ("Qd1+=10, a6=ten", "c0 points"),
+            ("Qd1+=10, Qh8=3", "c0 move"),
+            ("Qd1+=10, a6", "MOVE=POINTS"),
+        ] {
+            match line(bad) {
+                Err(e) => assert!(e.contains(why), "{bad}: {e}"),
+                Ok(t) => panic!("{bad}: accepted as {:?}", t.map(|t| t.points)),
+            }
+        }
+        let t = line("Qd1+=10, a6=1000").unwrap().unwrap();
+        assert_eq!(t.points.len(), 2);
+        assert_eq!(t.points_for(t.best[0]), 10);
+        // EPD's c0 is a comment opcode: text without points is no points.
+        assert!(line("a fine comment").unwrap().unwrap().points.is_empty());
     }
 }

@@ -18,23 +18,31 @@ pub struct PerftArgs {
     /// Print the count below each root move.
     #[arg(long)]
     pub divide: bool,
-    /// Check every depth entry of an EPD perft suite (`FEN ;D1 20 ;D2 400`).
-    #[arg(long)]
+    /// Check every depth entry of an EPD perft suite (`FEN ;D1 20 ;D2 400`). The suite
+    /// names its own positions and depths, so a DEPTH, --fen or --divide given with it
+    /// would be silently ignored: clap refuses them instead.
+    #[arg(long, conflicts_with_all = ONE_POSITION)]
     pub suite: Option<String>,
     /// With --suite: skip entries deeper than this.
-    #[arg(long)]
+    #[arg(long, requires = "suite", conflicts_with_all = ONE_POSITION)]
     pub max_depth: Option<u32>,
     /// With --suite: skip entries whose expected count is larger than this.
-    #[arg(long)]
+    #[arg(long, requires = "suite", conflicts_with_all = ONE_POSITION)]
     pub max_nodes: Option<u64>,
-    /// Count with the chess crate's own perft loop instead, as a speed baseline.
-    #[arg(long)]
+    /// Count with the chess crate's own perft loop instead, as a speed baseline. Standard
+    /// chess only: the crate knows no Chess960 castling and would count a different tree.
+    #[arg(long, conflicts_with = "chess960")]
     pub baseline: bool,
     /// Read every FEN as Chess960 (X-FEN `KQkq` means the outermost rooks). Without it, a FEN
     /// is Chess960 when its castling field names rook files (Shredder-FEN, `HAha`).
     #[arg(long)]
     pub chess960: bool,
 }
+
+/// The options of a one-position count, which a suite run would ignore. The suite's own
+/// options conflict with them as well as requiring --suite: clap waives a `requires` when an
+/// option that conflicts with the required one is given (`perft 1 --max-depth 2` ran).
+const ONE_POSITION: [&str; 3] = ["depth", "fen", "divide"];
 
 /// A FEN as perft reads it: Chess960 when asked or when its castling field says so.
 fn read_fen(fen: &str, chess960: bool) -> Result<Position, crate::position::FenError> {
@@ -72,13 +80,31 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     nodes
 }
 
-/// Perft split by root move, sorted by move text.
+/// Why --baseline refuses a Chess960 position.
+const BASELINE_IS_STANDARD: &str = "--baseline counts standard chess only (the chess crate knows no Chess960 castling), and this is a Chess960 position";
+
+/// Leaf nodes at `depth`, by our perft or, with `baseline`, by the crate's loop. The crate's
+/// loop takes `depth - 1` before it looks at the depth, so depth 0 would underflow and
+/// recurse until the stack overflows: its one node is counted here.
+fn count(pos: &mut Position, depth: u32, baseline: bool) -> u64 {
+    if baseline && depth > 0 {
+        MoveGen::movegen_perft_test(pos.board(), depth as usize) as u64
+    } else {
+        perft(pos, depth)
+    }
+}
+
+/// Perft split by root move, sorted by move text; empty at depth 0, where the one node
+/// counted is the root itself.
 pub fn divide(pos: &mut Position, depth: u32) -> Vec<(String, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
     let mut out: Vec<(String, u64)> = pos
         .legal_moves()
         .map(|m| {
             pos.make_move(m);
-            let n = perft(pos, depth.saturating_sub(1));
+            let n = perft(pos, depth - 1);
             pos.unmake();
             (pos.move_text(m), n)
         })
@@ -112,20 +138,21 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
         Some(fen) => read_fen(fen, args.chess960).map_err(|e| format!("bad FEN: {e}"))?,
         None => Position::startpos(),
     };
+    if args.baseline && pos.is_chess960() {
+        return Err(BASELINE_IS_STANDARD.to_string());
+    }
     if let Some(reason) = unreachable_reason(pos.board()) {
         println!("note: unreachable position ({reason}); counting anyway");
     }
     let start = Instant::now();
-    let nodes = if args.divide {
+    let nodes = if args.divide && depth > 0 {
         let split = divide(&mut pos, depth);
         for (m, n) in &split {
             println!("{m}: {n}");
         }
         split.iter().map(|(_, n)| n).sum()
-    } else if args.baseline {
-        MoveGen::movegen_perft_test(pos.board(), depth as usize) as u64
     } else {
-        perft(&mut pos, depth)
+        count(&mut pos, depth, args.baseline)
     };
     let secs = start.elapsed().as_secs_f64();
     println!(
@@ -142,7 +169,8 @@ pub struct SuiteReport {
     pub positions: usize,
     pub checks: usize,
     pub failures: usize,
-    /// Lines whose FEN the validator refused (counted as failures of the suite).
+    /// Lines refused: a bad depth entry, a FEN the validator refused, or a Chess960
+    /// position under --baseline (counted as failures of the suite).
     pub invalid: usize,
     pub skipped_depth: usize,
     pub skipped_nodes: usize,
@@ -246,6 +274,11 @@ pub fn run_suite(text: &str, options: SuiteOptions, mut out: impl FnMut(String))
                 continue;
             }
         };
+        if baseline && pos.is_chess960() {
+            out(format!("line {lineno}: {BASELINE_IS_STANDARD}: {fen}"));
+            report.invalid += 1;
+            continue;
+        }
         report.positions += 1;
         if let Some(reason) = unreachable_reason(pos.board()) {
             report.unreachable += 1;
@@ -262,11 +295,7 @@ pub fn run_suite(text: &str, options: SuiteOptions, mut out: impl FnMut(String))
                 report.skipped_nodes += 1;
                 continue;
             }
-            let got = if baseline {
-                MoveGen::movegen_perft_test(pos.board(), depth as usize) as u64
-            } else {
-                perft(&mut pos, depth)
-            };
+            let got = count(&mut pos, depth, baseline);
             report.checks += 1;
             report.nodes += got;
             if got != expected {

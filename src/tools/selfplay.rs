@@ -25,7 +25,7 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 100)]
     pub games: usize,
     /// Nodes searched per move.
-    #[arg(long, default_value_t = 5_000)]
+    #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
     /// Openings, one FEN (or EPD) per line; games start from lines picked by the game number.
     /// Shredder-FEN lines are Chess960 positions.
@@ -39,7 +39,7 @@ pub struct SelfplayArgs {
     #[arg(long, default_value = "selfplay.pgn")]
     pub out: PathBuf,
     /// Games played at once (one search thread each).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64))]
     pub threads: usize,
     /// Mixed into the choice of openings, so that runs with different seeds differ.
     #[arg(long, default_value_t = 0)]
@@ -48,6 +48,9 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 8)]
     pub hash: usize,
 }
+
+/// The most games played at once.
+pub const MAX_THREADS: usize = 256;
 
 /// A score (centipawns, White's view) beyond which, held for [`DECIDED_PLIES`] plies in a
 /// row, a game counts as won.
@@ -290,38 +293,77 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
     a
 }
 
-pub fn read_book(path: &Path) -> Result<Vec<Position>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+/// Refused book lines reported one by one; the rest are only counted.
+const MAX_BOOK_WARNINGS: usize = 20;
+
+/// The usable positions of a book's text, and for each line refused, why (with its line
+/// number). Blank lines and `#` comments are neither.
+pub fn parse_book(text: &str) -> (Vec<Position>, Vec<String>) {
     let mut book = Vec::new();
-    for line in text.lines() {
+    let mut refused = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
         // EPD lines carry four fields and then operations; FEN lines six fields. Without
         // the counters the FEN parser takes 0 and 1.
         let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.len() < 4 {
-            continue;
-        }
-        let counters = fields.len() >= 6
-            && fields[4].parse::<u32>().is_ok()
-            && fields[5].parse::<u32>().is_ok();
-        let fen = fields[..if counters { 6 } else { 4 }].join(" ");
-        if let Ok(p) = Position::from_any_fen(&fen) {
-            if !p.legal_moves().is_empty() {
-                book.push(p);
+        let why = if fields.len() < 4 {
+            "fewer than four FEN fields".to_string()
+        } else {
+            let counters = fields.len() >= 6
+                && fields[4].parse::<u32>().is_ok()
+                && fields[5].parse::<u32>().is_ok();
+            let fen = fields[..if counters { 6 } else { 4 }].join(" ");
+            match Position::from_any_fen(&fen) {
+                Ok(p) if !p.legal_moves().is_empty() => {
+                    book.push(p);
+                    continue;
+                }
+                Ok(_) => "no legal move: the game is already over".to_string(),
+                Err(e) => format!("bad FEN: {e}"),
             }
-        }
+        };
+        let shown = super::pgn::truncate(line, 100);
+        refused.push(format!("line {}: {why}: {shown}", i + 1));
+    }
+    (book, refused)
+}
+
+/// The book at `path`. Each refused line is reported on stderr (a typo in a book would
+/// otherwise quietly shrink it); a book with no usable line is an error.
+pub fn read_book(path: &Path) -> Result<Vec<Position>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let (book, refused) = parse_book(&text);
+    let name = path.display();
+    for why in refused.iter().take(MAX_BOOK_WARNINGS) {
+        eprintln!("sandglass: {name}: {why}");
+    }
+    if refused.len() > MAX_BOOK_WARNINGS {
+        eprintln!(
+            "sandglass: {name}: … and {} more lines refused",
+            refused.len() - MAX_BOOK_WARNINGS
+        );
     }
     if book.is_empty() {
-        return Err(format!("{}: no usable positions", path.display()));
+        return Err(format!("{name}: no usable positions"));
     }
     Ok(book)
 }
 
-/// The start positions: the book, or the 960 Chess960 starting positions.
+/// The start positions: the book, or the 960 Chess960 starting positions. Both at once is
+/// refused rather than one silently ignored.
 pub fn openings(book: Option<&Path>, chess960: bool) -> Result<Vec<Position>, String> {
-    match book {
-        Some(path) if !chess960 => read_book(path),
-        _ => Ok(chess960_starts()),
+    match (book, chess960) {
+        (Some(path), true) => Err(format!(
+            "--book {} and --chess960 exclude each other: --chess960 plays the 960 starting positions instead of a book (a book's Shredder-FEN lines are Chess960 games already)",
+            path.display()
+        )),
+        (Some(path), false) => read_book(path),
+        (None, true) => Ok(chess960_starts()),
+        (None, false) => Err("give --book FILE or --chess960".to_string()),
     }
 }
 
@@ -335,6 +377,11 @@ pub fn chess960_starts() -> Vec<Position> {
 
 pub fn run(args: &SelfplayArgs) -> Result<bool, String> {
     let book = openings(args.book.as_deref(), args.chess960)?;
+    // Made here, not in the threads, so that a refused --hash is an error before any game
+    // is played or file written.
+    let tables = (0..args.threads.clamp(1, MAX_THREADS))
+        .map(|_| TranspositionTable::try_new(args.hash).map_err(|e| format!("--hash: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -344,40 +391,36 @@ pub fn run(args: &SelfplayArgs) -> Result<bool, String> {
     let next = AtomicUsize::new(0);
     let tally = Mutex::new([0usize; 3]);
     let started = Instant::now();
-    let threads = args.threads.clamp(1, 256);
-    let hash = args.hash.clamp(1, 1 << 16);
     let failure: Mutex<Option<String>> = Mutex::new(None);
     std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let tt = TranspositionTable::new(hash);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= args.games {
-                        break;
-                    }
-                    let start = &book[opening_index(i, args.seed, book.len())];
-                    let game = play_game(start, &Mode::nodes(args.nodes), &tt);
-                    let pgn = game.to_pgn(i + 1);
-                    let done = {
-                        let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
-                        t[game.result as usize] += 1;
-                        t.iter().sum::<usize>()
-                    };
-                    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
-                    if let Err(e) = w.write_all(pgn.as_bytes()).and_then(|()| w.flush()) {
-                        *failure.lock().unwrap_or_else(|e| e.into_inner()) =
-                            Some(format!("cannot write {}: {e}", args.out.display()));
-                        next.store(args.games, Ordering::Relaxed);
-                        break;
-                    }
-                    if done % 100 == 0 || done == args.games {
-                        eprintln!(
-                            "{done}/{} games, {:.0} s",
-                            args.games,
-                            started.elapsed().as_secs_f64()
-                        );
-                    }
+        for tt in &tables {
+            let (book, out, next, tally, failure) = (&book, &out, &next, &tally, &failure);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= args.games {
+                    break;
+                }
+                let start = &book[opening_index(i, args.seed, book.len())];
+                let game = play_game(start, &Mode::nodes(args.nodes), tt);
+                let pgn = game.to_pgn(i + 1);
+                let done = {
+                    let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
+                    t[game.result as usize] += 1;
+                    t.iter().sum::<usize>()
+                };
+                let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+                if let Err(e) = w.write_all(pgn.as_bytes()).and_then(|()| w.flush()) {
+                    *failure.lock().unwrap_or_else(|e| e.into_inner()) =
+                        Some(format!("cannot write {}: {e}", args.out.display()));
+                    next.store(args.games, Ordering::Relaxed);
+                    break;
+                }
+                if done % 100 == 0 || done == args.games {
+                    eprintln!(
+                        "{done}/{} games, {:.0} s",
+                        args.games,
+                        started.elapsed().as_secs_f64()
+                    );
                 }
             });
         }
@@ -413,6 +456,29 @@ mod tests {
                 seen[i] = true;
             }
         }
+    }
+
+    #[test]
+    fn a_book_names_each_line_it_refuses() {
+        let text = "garbage line here\n\
+                    6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 3 40\n\
+                    \n\
+                    # a comment\n\
+                    8/8/8/8/8/8/8/8 w - - 0 1\n\
+                    7k/6Q1/6K1/8/8/8/8/8 b - - 0 1\n\
+                    rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4;\n";
+        let (book, refused) = parse_book(text);
+        assert_eq!(book.len(), 2, "{refused:#?}");
+        assert_eq!(refused.len(), 3, "{refused:#?}");
+        assert!(refused[0].starts_with("line 1: fewer than four FEN fields"));
+        assert!(refused[1].starts_with("line 5: bad FEN"), "{}", refused[1]);
+        assert!(
+            refused[2].starts_with("line 6: no legal move"),
+            "{}",
+            refused[2]
+        );
+        assert!(openings(Some(Path::new("book.epd")), true).is_err());
+        assert_eq!(openings(None, true).map(|b| b.len()), Ok(960));
     }
 
     #[test]

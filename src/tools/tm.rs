@@ -59,18 +59,24 @@ pub struct TmArgs {
     pub rem: bool,
     /// Replay the clocks recorded in this PGN file ([%clk], mt=/tl=, fastchess, cutechess,
     /// match.py) and set the strategies' plans beside them.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = SIMULATION)]
     pub pgn: Option<PathBuf>,
     /// With --pgn: the game to show (1 = the first in the file).
-    #[arg(long)]
+    #[arg(long, requires = "pgn", conflicts_with_all = SIMULATION)]
     pub game: Option<usize>,
     /// With --pgn: only this player's games (the name as in the White/Black tag).
-    #[arg(long)]
+    #[arg(long, requires = "pgn", conflicts_with_all = SIMULATION)]
     pub player: Option<String>,
     /// With --pgn: write a one-page HTML report here.
-    #[arg(long)]
+    #[arg(long, requires = "pgn", conflicts_with_all = SIMULATION)]
     pub html: Option<PathBuf>,
 }
+
+/// The simulation's options (`--tc` and what shapes it), which a replay (`--pgn`) would
+/// ignore. The replay's own options (--game, --player, --html) conflict with them as well as
+/// requiring --pgn: clap waives a `requires` when an option that conflicts with the required
+/// one is given (`tm --tc 300+3 --html X` ran and wrote nothing).
+const SIMULATION: [&str; 5] = ["tc", "plies", "use_factor", "lag", "rem"];
 
 /// A parsed time control.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -376,7 +382,7 @@ fn run_pgn(args: &TmArgs, path: &std::path::Path) -> Result<(), String> {
     let file =
         std::fs::File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let name = path.display().to_string();
-    let rep = replay::load(std::io::BufReader::new(file), &name, &choice);
+    let rep = replay::load(std::io::BufReader::new(file), &name, &choice)?;
     if let Some(n) = args.game {
         if rep.kept.is_empty() {
             return Err(if n == 0 || n > rep.games {

@@ -171,6 +171,11 @@ pub fn step(periods: &[TimeControl], n: u32) -> Step {
     while let Some(p) = periods.get(i) {
         match p.moves {
             Some(m) if m > 0 => {
+                if i + 1 == periods.len() {
+                    // The last period repeats: the move's place in it at once, not one
+                    // period at a time (`1/1` over a long game was quadratic).
+                    left = (left - 1) % m + 1;
+                }
                 if left <= m {
                     let next = periods.get(i + 1).unwrap_or(p);
                     return Step {
@@ -180,9 +185,7 @@ pub fn step(periods: &[TimeControl], n: u32) -> Step {
                     };
                 }
                 left -= m;
-                if i + 1 < periods.len() {
-                    i += 1;
-                }
+                i += 1;
             }
             _ => {
                 return Step {
@@ -540,6 +543,98 @@ mod tests {
         for bad in ["?", "-", "", "*180", "0.1/move", "x"] {
             assert!(parse_control(bad).is_err(), "{bad}");
         }
+    }
+
+    /// `step` as it was, walking a repeating last period one period at a time: the
+    /// reference for the closed form.
+    fn step_by_walking(periods: &[TimeControl], n: u32) -> Step {
+        let mut left = n.max(1);
+        let mut i = 0;
+        while let Some(p) = periods.get(i) {
+            match p.moves {
+                Some(m) if m > 0 => {
+                    if left <= m {
+                        let next = periods.get(i + 1).unwrap_or(p);
+                        return Step {
+                            increment_ms: p.increment_ms,
+                            moves_to_go: Some(m - left + 1),
+                            refill_ms: if left == m { next.base_ms } else { 0 },
+                        };
+                    }
+                    left -= m;
+                    if i + 1 < periods.len() {
+                        i += 1;
+                    }
+                }
+                _ => {
+                    return Step {
+                        increment_ms: p.increment_ms,
+                        moves_to_go: None,
+                        refill_ms: 0,
+                    };
+                }
+            }
+        }
+        Step {
+            increment_ms: 0,
+            moves_to_go: None,
+            refill_ms: 0,
+        }
+    }
+
+    /// A `[TimeControl "1/1"]` game of 160,000 moves took 9.6 s: each move walked the
+    /// periods before it. The closed form gives what the walk gave, on every control shape.
+    #[test]
+    fn a_repeating_period_is_found_without_walking() {
+        for tag in [
+            "1/1",
+            "2/60",
+            "3/60+1",
+            "40/9000",
+            "40/9000:300",
+            "2/60:3/30",
+            "2/60:3/30+1",
+            "1/5:1/6:2/7",
+            "3/60:300+3",
+            "300+3",
+            "120",
+        ] {
+            let periods = parse_control(tag).unwrap_or_else(|e| panic!("{tag}: {e}"));
+            for n in (0..300).chain([1000, 65_537]) {
+                assert_eq!(
+                    step(&periods, n),
+                    step_by_walking(&periods, n),
+                    "{tag} move {n}"
+                );
+            }
+        }
+        // The last move a u32 counts (the walk would take 10^8 periods).
+        let one = parse_control("1/1").unwrap_or_default();
+        assert_eq!(step(&one, u32::MAX).moves_to_go, Some(1));
+        assert_eq!(step(&one, u32::MAX).refill_ms, 1000);
+        let forty = parse_control("40/9000").unwrap_or_default();
+        assert_eq!(step(&forty, u32::MAX).moves_to_go, Some(26));
+    }
+
+    /// The moves at the end of a u32's range under `1/1`: microseconds for the closed form,
+    /// hours for the walk (4·10^9 periods a move). The minute allowed is for a stalled
+    /// machine, not a measurement.
+    #[test]
+    fn a_move_far_into_a_repeating_control_is_found_at_once() {
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let one = parse_control("1/1").unwrap_or_default();
+            let found = (u32::MAX - 1000..=u32::MAX)
+                .filter(|&n| step(&one, n).moves_to_go == Some(1))
+                .count();
+            let _ = done.send(found);
+        });
+        let found = finished.recv_timeout(std::time::Duration::from_secs(60));
+        assert_eq!(
+            found,
+            Ok(1001),
+            "1,001 moves of 1/1 not placed within a minute"
+        );
     }
 
     #[test]

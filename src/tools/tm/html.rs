@@ -33,9 +33,6 @@ pub fn page(rep: &Replay, choice: &Choice) -> String {
     );
     let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
     let _ = writeln!(out, "<p>{}</p>", escape(replay::header(rep).trim()));
-    if let Some(e) = &rep.read_error {
-        let _ = writeln!(out, "<p><strong>Stopped early:</strong> {}</p>", escape(e));
-    }
     summary_table(&mut out, rep);
     let names: Vec<String> = rep
         .summary
@@ -171,7 +168,7 @@ mod tests {
             ],
             overhead_ms: 50,
         };
-        let rep = replay::load(pgn.as_bytes(), "t.pgn", &choice);
+        let rep = replay::load(pgn.as_bytes(), "t.pgn", &choice).expect("read");
         let html = page(&rep, &choice);
         assert!(html.starts_with("<!DOCTYPE html>"));
         assert!(html.trim_end().ends_with("</html>"));

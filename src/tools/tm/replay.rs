@@ -38,7 +38,6 @@ pub struct Replay {
     pub summary: Vec<Summary>,
     /// The chosen game, or the first games with a clock record (the chosen player's).
     pub kept: Vec<GameRecord>,
-    pub read_error: Option<String>,
 }
 
 fn involves(record: &GameRecord, player: Option<&str>) -> bool {
@@ -46,7 +45,11 @@ fn involves(record: &GameRecord, player: Option<&str>) -> bool {
 }
 
 /// Read every game from `input`, keeping only what the summary and the chosen detail need.
-pub fn load<R: BufRead>(input: R, file: &str, choice: &Choice) -> Replay {
+///
+/// A read error (a folder, a failing disk; not bad text, which the reader takes) is an
+/// error even after some games: a summary of part of a file, with a note easily missed and
+/// a status of success, would pass for the whole file's.
+pub fn load<R: BufRead>(input: R, file: &str, choice: &Choice) -> Result<Replay, String> {
     let player = choice.player.as_deref();
     let mut summaries = Summaries::new(player);
     let mut rep = Replay {
@@ -59,16 +62,9 @@ pub fn load<R: BufRead>(input: R, file: &str, choice: &Choice) -> Replay {
         problem_count: 0,
         summary: Vec::new(),
         kept: Vec::new(),
-        read_error: None,
     };
     for item in Reader::new(input) {
-        let raw = match item {
-            Ok(raw) => raw,
-            Err(e) => {
-                rep.read_error = Some(e);
-                break;
-            }
-        };
+        let raw = item.map_err(|e| format!("cannot read {file}: {e}"))?;
         rep.games += 1;
         let record = read_game(&raw);
         // The summary and the problems cover the whole file (the chosen player's games);
@@ -98,7 +94,7 @@ pub fn load<R: BufRead>(input: R, file: &str, choice: &Choice) -> Replay {
         }
     }
     rep.summary = summaries.rows();
-    rep
+    Ok(rep)
 }
 
 /// The side whose clock the strategies are laid over: the chosen player's, else White's
@@ -219,9 +215,6 @@ pub fn header(rep: &Replay) -> String {
 /// Everything `tm --pgn` prints.
 pub fn text(rep: &Replay, choice: &Choice) -> String {
     let mut out = header(rep);
-    if let Some(e) = &rep.read_error {
-        let _ = writeln!(out, "stopped early: {e}");
-    }
     if rep.problem_count > 0 {
         let _ = writeln!(out, "\n{} problem(s):", rep.problem_count);
         for p in rep.problems.iter().take(20) {
@@ -280,7 +273,7 @@ mod tests {
 
     #[test]
     fn load_counts_and_keeps() {
-        let rep = load(TWO.as_bytes(), "two.pgn", &choice());
+        let rep = load(TWO.as_bytes(), "two.pgn", &choice()).expect("read");
         assert_eq!((rep.games, rep.with_clock, rep.kept.len()), (2, 1, 1));
         assert_eq!(rep.problem_count, 1);
         assert!(rep.problems[0].contains("game 2 (B vs A): no clock record"));
@@ -289,10 +282,36 @@ mod tests {
         let mut one = choice();
         one.game = Some(1);
         one.strategies = Settings::each_strategy();
-        let rep = load(TWO.as_bytes(), "two.pgn", &one);
+        let rep = load(TWO.as_bytes(), "two.pgn", &one).expect("read");
         let t = super::text(&rep, &one);
         assert!(t.contains("material soft/hard"), "{t}");
         let picture = figure(&rep.kept[0], &one);
         assert!(picture.contains("expositor (default)"));
+    }
+
+    /// Input that fails as a folder does when read.
+    struct Unreadable;
+
+    impl std::io::Read for Unreadable {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("Is a directory"))
+        }
+    }
+
+    /// A read error used to end the report with "stopped early" on stdout and a status of
+    /// success, even when not one game had been read.
+    #[test]
+    fn a_read_error_is_an_error_even_after_some_games() {
+        for before in ["", TWO] {
+            let input =
+                std::io::BufReader::new(std::io::Read::chain(before.as_bytes(), Unreadable));
+            match load(input, "x.pgn", &choice()) {
+                Err(e) => assert!(
+                    e.contains("cannot read x.pgn") && e.contains("Is a directory"),
+                    "{e}"
+                ),
+                Ok(rep) => panic!("{} games read, the error dropped", rep.games),
+            }
+        }
     }
 }

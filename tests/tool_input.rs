@@ -1,0 +1,317 @@
+//! Bad input to the command-line tools, from an audit of binary 31d3306: each case is now
+//! refused with a message and a failing status, or counted as documented, where it used to
+//! crash, be ignored, or give a wrong answer with a status of success.
+
+mod common;
+
+use common::BIN;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn sandglass(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
+}
+
+/// Runs `sandglass args`, which must succeed; returns its stdout.
+fn accepted(args: &[&str]) -> String {
+    let out = sandglass(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {}\n{stderr}", out.status);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs `sandglass args`, which must exit (not crash) with a failing status and say on stderr
+/// something containing `why`; returns its stderr.
+fn refused(args: &[&str], why: &str) -> String {
+    let out = sandglass(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        matches!(out.status.code(), Some(1 | 2)),
+        "{args:?} ended with {} instead of an error\nstdout: {stdout}\nstderr: {stderr}",
+        out.status
+    );
+    assert!(
+        stderr.contains(why) && !stderr.contains("panicked"),
+        "{args:?}: expected {why:?} on stderr, got: {stderr}"
+    );
+    stderr
+}
+
+/// A file of this test's own (the tests run in parallel) holding `text`.
+fn temp_file(test: &str, name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "sandglass-tool-input-{}-{test}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write temp file");
+    path
+}
+
+fn remove_temp(test: &str) {
+    let dir = std::env::temp_dir().join(format!(
+        "sandglass-tool-input-{}-{test}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+const CHESS960: &str = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1";
+const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// `perft 0 --baseline` overflowed the stack (the chess crate's loop takes `depth - 1` at
+/// depth 0) and died with SIGABRT, from the command line and from a suite's `;D0 1`.
+#[test]
+fn perft_depth_zero_with_the_baseline_counts_the_root() {
+    let out = accepted(&["perft", "0", "--baseline"]);
+    assert!(out.contains("perft 0: 1 nodes"), "{out}");
+    let suite = temp_file(
+        "perft-zero",
+        "s0.epd",
+        &format!("{STARTPOS} ;D0 1 ;D1 20\n"),
+    );
+    let out = accepted(&["perft", "--baseline", "--suite", &suite.to_string_lossy()]);
+    assert!(out.contains("checks 2, failures 0, invalid 0"), "{out}");
+    remove_temp("perft-zero");
+}
+
+/// `perft 0 --divide` printed each root move with 1 and a total of 20; the count at depth 0
+/// is the root alone, with no moves below it.
+#[test]
+fn perft_depth_zero_divides_into_nothing() {
+    let out = accepted(&["perft", "0", "--divide"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].starts_with("perft 0: 1 nodes"), "{out}");
+}
+
+/// `--baseline` counts standard chess, so on a Chess960 position it gave 23 where the tree
+/// has 25, and a suite run reported a false MISMATCH.
+#[test]
+fn perft_baseline_refuses_chess960() {
+    refused(
+        &["perft", "1", "--fen", CHESS960, "--baseline"],
+        "--baseline counts standard chess only",
+    );
+    refused(&["perft", "1", "--chess960", "--baseline"], "--chess960");
+    let suite = temp_file("perft-960", "c960.epd", &format!("{CHESS960} ;D1 25\n"));
+    let out = sandglass(&["perft", "--baseline", "--suite", &suite.to_string_lossy()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("line 1: --baseline counts standard chess only")
+            && stdout.contains("invalid 1")
+            && !stdout.contains("MISMATCH"),
+        "{stdout}"
+    );
+    remove_temp("perft-960");
+}
+
+/// `perft 3 --fen garbage --divide --suite FILE` ran the suite and ignored the rest, the bad
+/// FEN included; the suite-only limits were ignored without one.
+#[test]
+fn perft_suite_refuses_what_it_would_ignore() {
+    let suite = temp_file(
+        "perft-suite",
+        "one.epd",
+        "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n",
+    );
+    let s = suite.to_string_lossy().into_owned();
+    for args in [
+        &["perft", "3", "--suite", &s][..],
+        &["perft", "--fen", "garbage", "--suite", &s][..],
+        &["perft", "--divide", "--suite", &s][..],
+    ] {
+        refused(args, "cannot be used with");
+    }
+    refused(&["perft", "1", "--max-depth", "2"], "cannot be used with");
+    refused(
+        &["perft", "--fen", STARTPOS, "--max-nodes", "2"],
+        "cannot be used with",
+    );
+    refused(&["perft", "--max-depth", "2"], "--suite");
+    accepted(&["perft", "--suite", &s, "--max-depth", "1"]);
+    remove_temp("perft-suite");
+}
+
+/// `--hash 0`, `--hash 40000` and `--hash 18446744073709551615` were replaced by a 1 MB table
+/// without a word, in `epd` and in `selfplay`.
+#[test]
+fn epd_and_selfplay_refuse_a_table_they_cannot_have() {
+    let epd = concat!(env!("CARGO_MANIFEST_DIR"), "/data/epd/wac.epd");
+    let out = temp_file("hash", "games.pgn", "");
+    let out = out.to_string_lossy();
+    for hash in ["0", "40000", "18446744073709551615"] {
+        let stderr = refused(
+            &["epd", epd, "--nodes", "100", "--limit", "1", "--hash", hash],
+            "--hash",
+        );
+        assert!(stderr.contains(&format!("Hash {hash} MB")), "{stderr}");
+        refused(
+            &[
+                "selfplay",
+                "--chess960",
+                "--games",
+                "1",
+                "--nodes",
+                "50",
+                "--out",
+                &out,
+                "--hash",
+                hash,
+            ],
+            &format!("--hash: Hash {hash} MB"),
+        );
+    }
+    remove_temp("hash");
+}
+
+/// `tm --pgn` ignored the simulation's options (`--tc garbage --plies 0 --use NaN` ran), and
+/// `tm --tc` the replay's (`--html X.html` wrote nothing, with a status of success).
+#[test]
+fn tm_refuses_options_it_would_ignore() {
+    let pgn = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tm/hand.pgn");
+    for args in [
+        &["tm", "--pgn", pgn, "--tc", "garbage"][..],
+        &["tm", "--pgn", pgn, "--plies", "0"][..],
+        &["tm", "--pgn", pgn, "--use", "NaN"][..],
+        &["tm", "--pgn", pgn, "--lag=-5"][..],
+        &["tm", "--pgn", pgn, "--rem"][..],
+    ] {
+        refused(args, "cannot be used with");
+    }
+    let html = temp_file("tm-options", "x.html", "");
+    let html = html.to_string_lossy();
+    for args in [
+        &["tm", "--tc", "300+3", "--html", &html][..],
+        &["tm", "--tc", "300+3", "--game", "5"][..],
+        &["tm", "--tc", "300+3", "--player", "nobody"][..],
+        &["tm", "--rem", "--html", &html][..],
+    ] {
+        refused(args, "cannot be used with");
+    }
+    refused(&["tm", "--html", &html], "--pgn");
+    refused(&["tm", "--game", "1"], "--pgn");
+    accepted(&["tm", "--pgn", pgn, "--strategy", "all", "--overhead", "20"]);
+    remove_temp("tm-options");
+}
+
+/// `tm --pgn FOLDER` printed "stopped early: read error … Is a directory" on stdout and
+/// exited with success.
+#[test]
+fn tm_pgn_that_cannot_be_read_is_an_error() {
+    let dir = temp_file("tm-folder", "x", "");
+    let dir = dir
+        .parent()
+        .expect("temp dir")
+        .to_string_lossy()
+        .into_owned();
+    refused(&["tm", "--pgn", &dir], "cannot read");
+    remove_temp("tm-folder");
+}
+
+/// `selfplay --book /nonexistent --chess960` played Chess960 games and never looked at the
+/// book.
+#[test]
+fn selfplay_refuses_a_book_with_chess960() {
+    let out = temp_file("book-960", "games.pgn", "");
+    refused(
+        &[
+            "selfplay",
+            "--book",
+            "/nonexistent",
+            "--chess960",
+            "--games",
+            "1",
+            "--nodes",
+            "50",
+            "--out",
+            &out.to_string_lossy(),
+        ],
+        "exclude each other",
+    );
+    remove_temp("book-960");
+}
+
+/// A book's unreadable lines (a line of words, a board without kings) were dropped without a
+/// word; each is now named on stderr, and the game is played from what is left.
+#[test]
+fn selfplay_names_the_book_lines_it_refuses() {
+    let book = temp_file(
+        "book-lines",
+        "mixed.epd",
+        "garbage line here\n6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 3 40\n8/8/8/8/8/8/8/8 w - - 0 1\n",
+    );
+    let out = book.with_file_name("games.pgn");
+    let run = sandglass(&[
+        "selfplay",
+        "--book",
+        &book.to_string_lossy(),
+        "--games",
+        "1",
+        "--nodes",
+        "50",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("mixed.epd: line 1: fewer than four FEN fields")
+            && stderr.contains("mixed.epd: line 3: bad FEN"),
+        "{stderr}"
+    );
+    let games = std::fs::read_to_string(&out).expect("games written");
+    assert!(
+        games.contains("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 3 40"),
+        "{games}"
+    );
+    // More refused lines than are worth reading: the first twenty, then a count.
+    let many = "garbage\n".repeat(25) + "6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 3 40\n";
+    let book = temp_file("book-lines", "many.epd", &many);
+    let run = sandglass(&[
+        "selfplay",
+        "--book",
+        &book.to_string_lossy(),
+        "--games",
+        "1",
+        "--nodes",
+        "50",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert_eq!(stderr.matches("many.epd: line ").count(), 20, "{stderr}");
+    assert!(stderr.contains("… and 5 more lines refused"), "{stderr}");
+    remove_temp("book-lines");
+}
+
+/// `selfplay --nodes 0` played at one node a move, as `epd --nodes 0` does not.
+#[test]
+fn selfplay_refuses_zero_nodes_and_threads() {
+    let out = temp_file("zero", "games.pgn", "");
+    let out = out.to_string_lossy();
+    for bad in [
+        ["--nodes", "0", "--threads", "1"],
+        ["--nodes", "50", "--threads", "0"],
+        ["--nodes", "50", "--threads", "257"],
+    ] {
+        let mut args = vec!["selfplay", "--chess960", "--games", "1", "--out", &out];
+        args.extend(bad);
+        refused(
+            &args,
+            if bad[1] == "0" {
+                "--nodes"
+            } else {
+                "--threads"
+            },
+        );
+    }
+    remove_temp("zero");
+}
