@@ -152,3 +152,18 @@ fn search_with(net: &Path, position: &str) {
     e.assert_legal(position, &best);
     e.finish();
 }
+
+/// A shard of zeros was trained on as 200 empty boards.
+#[test]
+fn train_refuses_a_shard_of_zeros() {
+    let dir = scratch("train-zeros");
+    let zeros = dir.join("zeros.bin");
+    std::fs::write(&zeros, [0u8; 6400]).expect("shard");
+    let net = dir.join("zeros.nnue");
+    let out = train(&zeros, &net, 1, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("record 0"), "{stderr}");
+    assert!(!net.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
