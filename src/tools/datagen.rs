@@ -26,8 +26,8 @@ use crate::time::Mode;
 use crate::tt::TranspositionTable;
 use chess::Color;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::fs::OpenOptions;
-use std::io::Write;
+use std::fs::{File, OpenOptions};
+use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -97,13 +97,30 @@ impl Rng {
     }
 }
 
-/// Records in a shard, cutting off a partial record left by an interrupted write.
+/// Records in a shard, cutting off a partial record left by an interrupted write. Every whole
+/// record must decode first: a file that is not a shard (random bytes, say) would otherwise
+/// be counted as positions, cut, and appended to; it is refused and left as it is.
 fn prepare_shard(path: &Path) -> Result<u64, String> {
-    let len = match std::fs::metadata(path) {
-        Ok(m) => m.len(),
-        Err(_) => return Ok(0),
-    };
+    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let len = file
+        .metadata()
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .len();
     let whole = len / RECORD_BYTES as u64;
+    let mut reader = BufReader::new(file);
+    let mut record = [0u8; RECORD_BYTES];
+    for i in 0..whole {
+        reader
+            .read_exact(&mut record)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if Packed::from_bytes(&record).is_none() {
+            return Err(format!(
+                "{}: record {i} is not a position datagen writes; the file is not a shard \
+                 (left as it is)",
+                path.display()
+            ));
+        }
+    }
     if len % RECORD_BYTES as u64 != 0 {
         let file = OpenOptions::new()
             .write(true)
@@ -113,6 +130,23 @@ fn prepare_shard(path: &Path) -> Result<u64, String> {
             .map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
     }
     Ok(whole)
+}
+
+/// Positions the shards in `out` hold, of this run's threads or an earlier run's with more.
+/// Only regular files count: a folder named like a shard holds no positions.
+fn existing_positions(out: &Path) -> Result<u64, String> {
+    let mut existing = 0;
+    for entry in std::fs::read_dir(out)
+        .map_err(|e| format!("cannot read {}: {e}", out.display()))?
+        .flatten()
+    {
+        let path = entry.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name.starts_with("shard-") && name.ends_with(".bin") && path.is_file() {
+            existing += prepare_shard(&path)?;
+        }
+    }
+    Ok(existing)
 }
 
 /// Nodes of the search that judges a start position for `--reject-score`: enough to see a
@@ -227,18 +261,7 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
     let shards: Vec<PathBuf> = (0..threads)
         .map(|t| args.out.join(format!("shard-{t}.bin")))
         .collect();
-    // Shards of an earlier run with more threads count too.
-    let mut existing = 0;
-    for entry in std::fs::read_dir(&args.out)
-        .map_err(|e| format!("cannot read {}: {e}", args.out.display()))?
-        .flatten()
-    {
-        let path = entry.path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if name.starts_with("shard-") && name.ends_with(".bin") {
-            existing += prepare_shard(&path)?;
-        }
-    }
+    let existing = existing_positions(&args.out)?;
     if existing >= args.positions {
         eprintln!(
             "{} already holds {existing} positions (target {})",
@@ -371,14 +394,67 @@ mod tests {
         assert_eq!(total.load(Ordering::SeqCst), 100);
     }
 
+    /// A fresh, empty folder for one test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("sandglass-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp folder");
+        dir
+    }
+
+    /// A record of the start position.
+    fn a_record() -> [u8; RECORD_BYTES] {
+        Packed::new(Position::startpos().board(), 10, 1, 1).to_bytes()
+    }
+
+    fn file_len(path: &Path) -> u64 {
+        std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+    }
+
     #[test]
     fn partial_records_are_cut_off_on_resume() {
-        let path = std::env::temp_dir().join("sandglass-datagen-test.bin");
-        std::fs::write(&path, [0u8; RECORD_BYTES * 2 + 5]).expect("temp file");
+        let dir = scratch("datagen-partial");
+        let path = dir.join("shard-0.bin");
+        let mut bytes = [a_record(), a_record()].concat();
+        bytes.extend_from_slice(&a_record()[..5]);
+        std::fs::write(&path, bytes).expect("temp file");
         assert_eq!(prepare_shard(&path), Ok(2));
-        let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-        assert_eq!(len, (RECORD_BYTES * 2) as u64);
-        let _ = std::fs::remove_file(&path);
+        assert_eq!(file_len(&path), (RECORD_BYTES * 2) as u64);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// 3,205 random bytes were counted as 100 positions and cut to 3,200 bytes; now the file
+    /// is refused before anything is cut, even with a partial record at its end.
+    #[test]
+    fn a_file_that_is_not_a_shard_is_refused_and_left_as_it_is() {
+        let dir = scratch("datagen-foreign");
+        let path = dir.join("shard-0.bin");
+        let mut rng = Rng(3);
+        let noise: Vec<u8> = (0..3_205).map(|_| rng.next() as u8).collect();
+        std::fs::write(&path, &noise).expect("temp file");
+        let err = prepare_shard(&path).expect_err("random bytes are not a shard");
+        assert!(err.contains("record 0"), "{err}");
+        assert!(existing_positions(&dir).is_err());
+        assert_eq!(file_len(&path), 3_205);
+        // One bad record among good ones is enough.
+        let mut bytes = [a_record(), a_record(), a_record()].concat();
+        bytes[RECORD_BYTES + 31] = 1;
+        bytes.extend_from_slice(&[1, 2, 3]);
+        std::fs::write(&path, &bytes).expect("temp file");
+        let err = prepare_shard(&path).expect_err("a corrupt record");
+        assert!(err.contains("record 1"), "{err}");
+        assert_eq!(file_len(&path), bytes.len() as u64);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A folder named `shard-9.bin` was read as 128 positions (its 4,096-byte size).
+    #[test]
+    fn a_folder_named_like_a_shard_holds_no_positions() {
+        let dir = scratch("datagen-folder");
+        std::fs::create_dir(dir.join("shard-9.bin")).expect("temp folder");
+        std::fs::write(dir.join("shard-0.bin"), a_record()).expect("temp file");
+        assert_eq!(existing_positions(&dir), Ok(1));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// The random plies stay between the bounds asked for.
