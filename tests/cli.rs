@@ -185,17 +185,19 @@ fn datagen_runs_with_soft_nodes_and_refuses_what_cannot_be_meant() {
         stderr.contains("positions/s") && stderr.contains("openings rejected"),
         "{stderr}"
     );
-    for bad in [
-        &["--reject-score=-1"][..],
-        &["--min-random-plies", "9", "--random-plies", "8"][..],
+    // With the option the error must name.
+    for (options, name) in [
+        (&["--reject-score=-1"][..], "reject-score"),
+        (
+            &["--min-random-plies", "9", "--random-plies", "8"][..],
+            "random-plies",
+        ),
+        (&["--random-plies", "4294967295"][..], "random-plies"),
     ] {
-        let run = datagen(bad);
+        let run = datagen(options);
         let stderr = String::from_utf8_lossy(&run.stderr);
-        assert!(!run.status.success(), "{bad:?} was accepted");
-        assert!(
-            stderr.contains("random-plies") || stderr.contains("reject-score"),
-            "{stderr}"
-        );
+        assert!(!run.status.success(), "{options:?} was accepted");
+        assert!(stderr.contains(name), "{options:?}: {stderr}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

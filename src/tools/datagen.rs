@@ -57,11 +57,14 @@ pub struct DatagenArgs {
     /// book lines are) instead of a book.
     #[arg(long)]
     pub chess960: bool,
-    /// Random plies played after the book line: between --min-random-plies and this many.
-    #[arg(long, default_value_t = 6)]
+    /// Random plies played after the book line: between --min-random-plies and this many
+    /// (at most MAX_RANDOM_PLIES).
+    #[arg(long, default_value_t = 6,
+          value_parser = clap::value_parser!(u32).range(..=i64::from(MAX_RANDOM_PLIES)))]
     pub random_plies: u32,
     /// The fewest random plies after the book line.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(..=i64::from(MAX_RANDOM_PLIES)))]
     pub min_random_plies: u32,
     /// Skip a start position that a short search (REJECT_NODES nodes) scores beyond ±CP
     /// centipawns for the side to move.
@@ -78,6 +81,11 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 2)]
     pub hash: usize,
 }
+
+/// The most random plies `--random-plies` allows. The book line is the opening; a hundred
+/// random plies already play a random game well into the middlegame, and the bound keeps the
+/// start position's move record (and the time spent on it) small.
+pub const MAX_RANDOM_PLIES: u32 = 100;
 
 static STOP: AtomicBool = AtomicBool::new(false);
 
@@ -154,7 +162,7 @@ fn existing_positions(out: &Path) -> Result<u64, String> {
 pub const REJECT_NODES: u64 = 10_000;
 
 /// A start position: a book line and between `min_random` and `max_random` random legal
-/// plies (None if the game ended during them).
+/// plies (None if the game ended during them, by a rule `selfplay::play_game` applies).
 fn start_position(
     book: &[Position],
     rng: &mut Rng,
@@ -165,14 +173,23 @@ fn start_position(
     let min_random = min_random.min(max_random);
     let plies = u64::from(min_random) + rng.below(u64::from(max_random - min_random) + 1);
     for _ in 0..plies {
-        let moves: Vec<_> = pos.legal_moves().collect();
-        if moves.is_empty() {
+        if game_over(&pos) {
             return None;
         }
+        let moves: Vec<_> = pos.legal_moves().collect();
         pos.make_move(moves[rng.below(moves.len() as u64) as usize]);
     }
     pos.trim_record();
-    (!pos.legal_moves().is_empty()).then_some(pos)
+    (!game_over(&pos)).then_some(pos)
+}
+
+/// Is the game over by a rule `selfplay::play_game` ends it by? Random plies stop there: a
+/// dead draw could otherwise be played on for every ply asked.
+fn game_over(pos: &Position) -> bool {
+    pos.legal_moves().is_empty()
+        || pos.is_threefold()
+        || pos.is_fifty_move_draw()
+        || pos.is_insufficient_material()
 }
 
 /// Is `pos` within ±`limit` centipawns by a short search? (A start position that is not is
@@ -468,6 +485,43 @@ mod tests {
             };
             let plies = pos.game_ply();
             assert!((8..=9).contains(&plies), "{plies} plies");
+        }
+    }
+
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: DatagenArgs,
+    }
+
+    /// `--random-plies 4294967295` was taken, and its random plies grew the move record
+    /// without bound (1.56 GB in 4 s); the options now stop at MAX_RANDOM_PLIES.
+    #[test]
+    fn random_plies_are_bounded() {
+        use clap::Parser;
+        let parse = |option: &str, plies: &str| {
+            Cli::try_parse_from(["datagen", "--book", "b", option, plies])
+                .map(|c| (c.args.min_random_plies, c.args.random_plies))
+        };
+        assert_eq!(parse("--random-plies", "100").ok(), Some((0, 100)));
+        assert_eq!(parse("--min-random-plies", "100").ok(), Some((100, 6)));
+        for option in ["--random-plies", "--min-random-plies"] {
+            assert!(parse(option, "101").is_err(), "{option}");
+            assert!(parse(option, "4294967295").is_err(), "{option}");
+        }
+    }
+
+    /// Random plies end with the game: K v K and a fifty-move draw were played on for every
+    /// ply asked and given as start positions.
+    #[test]
+    fn random_plies_stop_when_the_game_is_drawn() {
+        let mut rng = Rng(1);
+        for fen in [
+            "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
+            "6k1/8/8/8/8/8/8/R5K1 w - - 99 80",
+        ] {
+            let pos = Position::from_fen(fen).expect("fen");
+            assert!(start_position(&[pos], &mut rng, 3, 3).is_none(), "{fen}");
         }
     }
 
