@@ -204,7 +204,8 @@ fn datagen_runs_with_soft_nodes_and_refuses_what_cannot_be_meant() {
         stderr.contains("positions/s") && stderr.contains("openings rejected"),
         "{stderr}"
     );
-    // With the option the error must name.
+    // With the option the error must name. `--hash 0` was clamped to 1 MB, 40000 fell back
+    // to 1 MB, `--threads 0` was clamped to 1: each ran as if asked for something else.
     for (options, name) in [
         (&["--reject-score=-1"][..], "reject-score"),
         (
@@ -212,6 +213,9 @@ fn datagen_runs_with_soft_nodes_and_refuses_what_cannot_be_meant() {
             "random-plies",
         ),
         (&["--random-plies", "4294967295"][..], "random-plies"),
+        (&["--hash", "0"][..], "hash"),
+        (&["--hash", "40000"][..], "hash"),
+        (&["--threads", "0"][..], "threads"),
     ] {
         let run = datagen(options);
         let stderr = String::from_utf8_lossy(&run.stderr);

@@ -23,7 +23,7 @@ use crate::score::is_mate;
 use crate::search::ordering::is_noisy;
 use crate::search::{self, Limits, Signals};
 use crate::time::Mode;
-use crate::tt::TranspositionTable;
+use crate::tt::{available_memory, TranspositionTable};
 use chess::Color;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::{File, OpenOptions};
@@ -70,14 +70,16 @@ pub struct DatagenArgs {
     /// centipawns for the side to move.
     #[arg(long, value_name = "CP", value_parser = clap::value_parser!(i32).range(0..))]
     pub reject_score: Option<i32>,
-    /// Games played at once, one shard each.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    /// Games played at once, one shard each (1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Transposition table per thread, in MB. A game's searches of a few thousand nodes
-    /// each need little, and a small table stays in the processor's cache: 2 MB gave about
-    /// 10 % more positions a second than 8 MB (MEASUREMENTS.md, "Data generation's table size").
+    /// Transposition table per thread, in MB (1 to 32768, and the threads' tables together
+    /// must fit in memory as the engine's `Hash` must). A game's searches of a few thousand
+    /// nodes each need little, and a small table stays in the processor's cache: 2 MB gave
+    /// about 10 % more positions a second than 8 MB (MEASUREMENTS.md, "Data generation's
+    /// table size").
     #[arg(long, default_value_t = 2)]
     pub hash: usize,
 }
@@ -280,10 +282,22 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
         ));
     }
     let book = selfplay::openings(args.book.as_deref(), args.chess960)?;
+    let threads = usize::from(args.threads);
+    // Each table is checked against its share of the memory: checked alone, every one of
+    // them could fit while all of them do not.
+    let share = available_memory().map(|bytes| bytes / threads as u64);
+    let tables = (0..threads)
+        .map(|_| TranspositionTable::try_new_within(args.hash, share))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| match threads {
+            1 => format!("--hash: {e}"),
+            _ => format!(
+                "--hash: a table for each of {threads} threads, each given 1/{threads} of \
+                 the memory: {e}"
+            ),
+        })?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    let threads = args.threads.clamp(1, 256);
-    let hash = args.hash.clamp(1, 1 << 16);
     let shards: Vec<PathBuf> = (0..threads)
         .map(|t| args.out.join(format!("shard-{t}.bin")))
         .collect();
@@ -319,7 +333,7 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
     let started = Instant::now();
     let last_log = &Mutex::new(started);
     std::thread::scope(|scope| {
-        for (t, shard) in shards.iter().enumerate() {
+        for (t, (shard, tt)) in shards.iter().zip(&tables).enumerate() {
             let (book, total, bar, failure) = (&book, &total, &bar, &failure);
             let (mode, rejected) = (&mode, &rejected);
             scope.spawn(move || {
@@ -334,7 +348,6 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
                 };
                 // A rerun plays new games: the stream depends on what the shard holds.
                 let mut rng = Rng(args.seed ^ ((t as u64) << 40) ^ had.rotate_left(17));
-                let tt = TranspositionTable::new(hash);
                 let mut fruitless = 0;
                 while !STOP.load(Ordering::SeqCst) && total.load(Ordering::SeqCst) < args.positions
                 {
@@ -351,12 +364,12 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
                         continue;
                     };
                     if let Some(limit) = args.reject_score {
-                        if !balanced(&start, limit, &tt) {
+                        if !balanced(&start, limit, tt) {
                             rejected.fetch_add(1, Ordering::Relaxed);
                             continue;
                         }
                     }
-                    let records = game_records(&start, mode, &tt);
+                    let records = game_records(&start, mode, tt);
                     if !records.is_empty() {
                         fruitless = 0;
                     }
