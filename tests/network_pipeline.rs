@@ -167,3 +167,36 @@ fn train_refuses_a_shard_of_zeros() {
     assert!(!net.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A shard of `n` records of a few real positions: data for `train` without datagen's games.
+fn small_shard(file: &Path, n: usize) {
+    use sandglass::tools::packed::Packed;
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+        "8/5pk1/6p1/8/3R4/6P1/5PK1/8 w - - 0 40",
+    ];
+    let mut bytes = Vec::new();
+    for i in 0..n {
+        let pos = sandglass::position::Position::from_fen(fens[i % fens.len()]).expect("fen");
+        let score = (i as i16 % 7 - 3) * 40;
+        let result = (score.signum() + 1) as u8;
+        let record = Packed::new(pos.board(), score, result, 1);
+        bytes.extend_from_slice(&record.to_bytes());
+    }
+    std::fs::write(file, bytes).expect("shard");
+}
+
+/// Without validation positions the best validation loss was stored as NaN, which a
+/// checkpoint may not hold: such a run must still resume.
+#[test]
+fn a_run_without_validation_positions_resumes() {
+    let dir = scratch("train-no-valid");
+    let data = dir.join("data.bin");
+    small_shard(&data, 60);
+    let net = dir.join("net.nnue");
+    succeeded(train(&data, &net, 1, &["--valid", "0"]));
+    let log = succeeded(train(&data, &net, 2, &["--valid", "0", "--resume"]));
+    assert!(log.contains("epoch 2: train loss"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

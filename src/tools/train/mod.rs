@@ -467,8 +467,12 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
                 started.elapsed().as_secs_f64()
             );
         });
-        if valid_loss < best_valid || valid.is_empty() {
-            best_valid = valid_loss;
+        // Without validation positions every epoch is written, and best_valid stays
+        // infinite: their loss is NaN, which a checkpoint may not hold.
+        if valid.is_empty() || valid_loss < best_valid {
+            if !valid.is_empty() {
+                best_valid = valid_loss;
+            }
             write_network(args, &w, shape)?;
         }
         let progress = Progress {
