@@ -5,7 +5,7 @@ mod common;
 
 use common::BIN;
 use std::io::Read;
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 /// Run `sandglass args` with its stdout closed before it prints anything (what `| head` does
@@ -19,6 +19,25 @@ fn run_with_stdout_closed(args: &[&str]) -> (ExitStatus, String) {
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
     drop(child.stdout.take());
+    wait_a_minute(child, args)
+}
+
+/// Run `sandglass args` to its end; returns how it ended and its stderr. Fails if it runs
+/// past 60 s (where a hang is tested, the fixed code takes well under a second).
+fn run_to_end(args: &[&str]) -> (ExitStatus, String) {
+    let child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+    wait_a_minute(child, args)
+}
+
+/// How `child` (started as `sandglass args`) ended, and its stderr; killed, and the test
+/// failed, if it runs past 60 s.
+fn wait_a_minute(mut child: Child, args: &[&str]) -> (ExitStatus, String) {
     let mut stderr = child.stderr.take().expect("stderr");
     let reader = std::thread::spawn(move || {
         let mut text = String::new();
@@ -32,7 +51,7 @@ fn run_with_stdout_closed(args: &[&str]) -> (ExitStatus, String) {
         }
         if Instant::now() > deadline {
             let _ = child.kill();
-            panic!("sandglass {args:?} did not end with its stdout closed");
+            panic!("sandglass {args:?} ran for a minute");
         }
         std::thread::sleep(Duration::from_millis(10));
     };
@@ -185,17 +204,65 @@ fn datagen_runs_with_soft_nodes_and_refuses_what_cannot_be_meant() {
         stderr.contains("positions/s") && stderr.contains("openings rejected"),
         "{stderr}"
     );
-    for bad in [
-        &["--reject-score=-1"][..],
-        &["--min-random-plies", "9", "--random-plies", "8"][..],
+    // With the option the error must name. `--hash 0` was clamped to 1 MB, 40000 fell back
+    // to 1 MB, `--threads 0` was clamped to 1: each ran as if asked for something else.
+    for (options, name) in [
+        (&["--reject-score=-1"][..], "reject-score"),
+        (
+            &["--min-random-plies", "9", "--random-plies", "8"][..],
+            "random-plies",
+        ),
+        (&["--random-plies", "4294967295"][..], "random-plies"),
+        (&["--hash", "0"][..], "hash"),
+        (&["--hash", "40000"][..], "hash"),
+        (&["--threads", "0"][..], "threads"),
     ] {
-        let run = datagen(bad);
+        let run = datagen(options);
         let stderr = String::from_utf8_lossy(&run.stderr);
-        assert!(!run.status.success(), "{bad:?} was accepted");
+        assert!(!run.status.success(), "{options:?} was accepted");
+        assert!(stderr.contains(name), "{options:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A book whose games give no position looped for ever and wrote nothing: K v K (a dead
+/// draw at once), here with two threads, and a mate in one (the only move mates, so no
+/// position is quiet with a score). datagen now gives up with a reason.
+#[test]
+fn datagen_gives_up_on_a_book_that_gives_no_positions() {
+    let dir =
+        std::env::temp_dir().join(format!("sandglass-cli-datagen-dry-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    let cases = [
+        ("8/8/8/4k3/8/8/8/4K3 w - - 0 1", "2"),
+        ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "1"),
+    ];
+    for (i, (fen, threads)) in cases.into_iter().enumerate() {
+        let book = dir.join(format!("book-{i}.epd"));
+        std::fs::write(&book, format!("{fen}\n")).expect("book");
+        let out = dir.join(format!("out-{i}"));
+        let (status, stderr) = run_to_end(&[
+            "datagen",
+            "--book",
+            book.to_str().expect("temp paths are UTF-8"),
+            "--out",
+            out.to_str().expect("temp paths are UTF-8"),
+            "--positions",
+            "10",
+            "--nodes",
+            "200",
+            "--random-plies",
+            "0",
+            "--threads",
+            threads,
+        ]);
+        assert!(!status.success(), "{fen}: {stderr}");
         assert!(
-            stderr.contains("random-plies") || stderr.contains("reject-score"),
-            "{stderr}"
+            stderr.contains("games in a row gave no position"),
+            "{fen}: {stderr}"
         );
+        assert_eq!(shard_positions(&out), 0, "{fen}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

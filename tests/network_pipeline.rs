@@ -152,3 +152,92 @@ fn search_with(net: &Path, position: &str) {
     e.assert_legal(position, &best);
     e.finish();
 }
+
+/// A shard of `n` records of a few real positions: data for `train` without datagen's games.
+fn small_shard(file: &Path, n: usize) {
+    use sandglass::tools::packed::Packed;
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+        "8/5pk1/6p1/8/3R4/6P1/5PK1/8 w - - 0 40",
+    ];
+    let mut bytes = Vec::new();
+    for i in 0..n {
+        let pos = sandglass::position::Position::from_fen(fens[i % fens.len()]).expect("fen");
+        let score = (i as i16 % 7 - 3) * 40;
+        let result = (score.signum() + 1) as u8;
+        let record = Packed::new(pos.board(), score, result, 1);
+        bytes.extend_from_slice(&record.to_bytes());
+    }
+    std::fs::write(file, bytes).expect("shard");
+}
+
+/// `train` said `wrote <out>` and ended well having written nothing: for `--epochs 0`, for
+/// NaN or infinite rates and weights (every loss NaN, no epoch the best) and for a resumed
+/// run with no epoch left; `--valid NaN` and `--valid 5` ran as 0 and 0.9. Each is refused
+/// now, with nothing written.
+#[test]
+fn train_refuses_what_would_write_nothing() {
+    let dir = scratch("train-refusals");
+    let data = dir.join("data.bin");
+    small_shard(&data, 90);
+    let net = dir.join("net.nnue");
+    for bad in [
+        &["--epochs", "0"][..],
+        &["--lambda", "NaN"][..],
+        &["--lr", "NaN"][..],
+        &["--lr", "inf"][..],
+        &["--lr-decay", "inf"][..],
+        &["--lr-drop", "NaN"][..],
+        &["--weight-decay", "NaN"][..],
+        &["--valid", "NaN"][..],
+        &["--valid", "5"][..],
+    ] {
+        let mut args = vec!["train", path(&data), "--out", path(&net), "--batch", "32"];
+        if bad[0] != "--epochs" {
+            args.extend_from_slice(&["--epochs", "1"]);
+        }
+        args.extend_from_slice(bad);
+        let out = output(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{bad:?} was accepted: {stderr}");
+        assert!(stderr.contains(bad[0]), "{bad:?}: {stderr}");
+        assert!(!net.exists(), "{bad:?} wrote a network");
+    }
+    let log = succeeded(train(&data, &net, 1, &[]));
+    assert!(log.contains(&format!("wrote {}", path(&net))), "{log}");
+    let again = train(&data, &net, 1, &["--resume"]);
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(!again.status.success(), "{stderr}");
+    assert!(stderr.contains("asks for no more"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A shard of zeros was trained on as 200 empty boards.
+#[test]
+fn train_refuses_a_shard_of_zeros() {
+    let dir = scratch("train-zeros");
+    let zeros = dir.join("zeros.bin");
+    std::fs::write(&zeros, [0u8; 6400]).expect("shard");
+    let net = dir.join("zeros.nnue");
+    let out = train(&zeros, &net, 1, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("record 0"), "{stderr}");
+    assert!(!net.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Without validation positions the best validation loss was stored as NaN, which a
+/// checkpoint may not hold: such a run must still resume.
+#[test]
+fn a_run_without_validation_positions_resumes() {
+    let dir = scratch("train-no-valid");
+    let data = dir.join("data.bin");
+    small_shard(&data, 60);
+    let net = dir.join("net.nnue");
+    succeeded(train(&data, &net, 1, &["--valid", "0"]));
+    let log = succeeded(train(&data, &net, 2, &["--valid", "0", "--resume"]));
+    assert!(log.contains("epoch 2: train loss"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -23,11 +23,11 @@ use crate::score::is_mate;
 use crate::search::ordering::is_noisy;
 use crate::search::{self, Limits, Signals};
 use crate::time::Mode;
-use crate::tt::TranspositionTable;
+use crate::tt::{available_memory, TranspositionTable};
 use chess::Color;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::fs::OpenOptions;
-use std::io::Write;
+use std::fs::{File, OpenOptions};
+use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -57,27 +57,46 @@ pub struct DatagenArgs {
     /// book lines are) instead of a book.
     #[arg(long)]
     pub chess960: bool,
-    /// Random plies played after the book line: between --min-random-plies and this many.
-    #[arg(long, default_value_t = 6)]
+    /// Random plies played after the book line: between --min-random-plies and this many
+    /// (at most MAX_RANDOM_PLIES).
+    #[arg(long, default_value_t = 6,
+          value_parser = clap::value_parser!(u32).range(..=i64::from(MAX_RANDOM_PLIES)))]
     pub random_plies: u32,
     /// The fewest random plies after the book line.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(..=i64::from(MAX_RANDOM_PLIES)))]
     pub min_random_plies: u32,
     /// Skip a start position that a short search (REJECT_NODES nodes) scores beyond ±CP
     /// centipawns for the side to move.
     #[arg(long, value_name = "CP", value_parser = clap::value_parser!(i32).range(0..))]
     pub reject_score: Option<i32>,
-    /// Games played at once, one shard each.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    /// Games played at once, one shard each (1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Transposition table per thread, in MB. A game's searches of a few thousand nodes
-    /// each need little, and a small table stays in the processor's cache: 2 MB gave about
-    /// 10 % more positions a second than 8 MB (MEASUREMENTS.md, "Data generation's table size").
+    /// Transposition table per thread, in MB (1 to 32768, and the threads' tables together
+    /// must fit in memory as the engine's `Hash` must). A game's searches of a few thousand
+    /// nodes each need little, and a small table stays in the processor's cache: 2 MB gave
+    /// about 10 % more positions a second than 8 MB (MEASUREMENTS.md, "Data generation's
+    /// table size").
     #[arg(long, default_value_t = 2)]
     pub hash: usize,
 }
+
+/// The most random plies `--random-plies` allows. The book line is the opening; a hundred
+/// random plies already play a random game well into the middlegame, and the bound keeps the
+/// start position's move record (and the time spent on it) small.
+pub const MAX_RANDOM_PLIES: u32 = 100;
+
+/// Games in a row of one thread that give no position (a start position that could not be
+/// had or was rejected, or a game with no quiet position) after which datagen gives up. A
+/// book of dead draws or of mates in one, or a --reject-score that rejects every opening,
+/// would otherwise loop for ever without writing anything. Real runs are far from it: `gen10`
+/// rejected 9,515 openings while it played some 40,000 games (2.8 M positions, MEASUREMENTS.md,
+/// at about 70 a game), about one in five; even at 0.97 a thousand in a row has odds below
+/// 1e-13.
+pub const MAX_FRUITLESS_GAMES: u32 = 1_000;
 
 static STOP: AtomicBool = AtomicBool::new(false);
 
@@ -97,13 +116,30 @@ impl Rng {
     }
 }
 
-/// Records in a shard, cutting off a partial record left by an interrupted write.
+/// Records in a shard, cutting off a partial record left by an interrupted write. Every whole
+/// record must decode first: a file that is not a shard (random bytes, say) would otherwise
+/// be counted as positions, cut, and appended to; it is refused and left as it is.
 fn prepare_shard(path: &Path) -> Result<u64, String> {
-    let len = match std::fs::metadata(path) {
-        Ok(m) => m.len(),
-        Err(_) => return Ok(0),
-    };
+    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let len = file
+        .metadata()
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .len();
     let whole = len / RECORD_BYTES as u64;
+    let mut reader = BufReader::new(file);
+    let mut record = [0u8; RECORD_BYTES];
+    for i in 0..whole {
+        reader
+            .read_exact(&mut record)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if Packed::from_bytes(&record).is_none() {
+            return Err(format!(
+                "{}: record {i} is not a position datagen writes; the file is not a shard \
+                 (left as it is)",
+                path.display()
+            ));
+        }
+    }
     if len % RECORD_BYTES as u64 != 0 {
         let file = OpenOptions::new()
             .write(true)
@@ -115,12 +151,29 @@ fn prepare_shard(path: &Path) -> Result<u64, String> {
     Ok(whole)
 }
 
+/// Positions the shards in `out` hold, of this run's threads or an earlier run's with more.
+/// Only regular files count: a folder named like a shard holds no positions.
+fn existing_positions(out: &Path) -> Result<u64, String> {
+    let mut existing = 0;
+    for entry in std::fs::read_dir(out)
+        .map_err(|e| format!("cannot read {}: {e}", out.display()))?
+        .flatten()
+    {
+        let path = entry.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name.starts_with("shard-") && name.ends_with(".bin") && path.is_file() {
+            existing += prepare_shard(&path)?;
+        }
+    }
+    Ok(existing)
+}
+
 /// Nodes of the search that judges a start position for `--reject-score`: enough to see a
 /// piece hanging after the random plies, a small share of a game's nodes.
 pub const REJECT_NODES: u64 = 10_000;
 
 /// A start position: a book line and between `min_random` and `max_random` random legal
-/// plies (None if the game ended during them).
+/// plies (None if the game ended during them, by a rule `selfplay::play_game` applies).
 fn start_position(
     book: &[Position],
     rng: &mut Rng,
@@ -131,14 +184,23 @@ fn start_position(
     let min_random = min_random.min(max_random);
     let plies = u64::from(min_random) + rng.below(u64::from(max_random - min_random) + 1);
     for _ in 0..plies {
-        let moves: Vec<_> = pos.legal_moves().collect();
-        if moves.is_empty() {
+        if game_over(&pos) {
             return None;
         }
+        let moves: Vec<_> = pos.legal_moves().collect();
         pos.make_move(moves[rng.below(moves.len() as u64) as usize]);
     }
     pos.trim_record();
-    (!pos.legal_moves().is_empty()).then_some(pos)
+    (!game_over(&pos)).then_some(pos)
+}
+
+/// Is the game over by a rule `selfplay::play_game` ends it by? Random plies stop there: a
+/// dead draw could otherwise be played on for every ply asked.
+fn game_over(pos: &Position) -> bool {
+    pos.legal_moves().is_empty()
+        || pos.is_threefold()
+        || pos.is_fifty_move_draw()
+        || pos.is_insufficient_material()
 }
 
 /// Is `pos` within ±`limit` centipawns by a short search? (A start position that is not is
@@ -220,25 +282,26 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
         ));
     }
     let book = selfplay::openings(args.book.as_deref(), args.chess960)?;
+    let threads = usize::from(args.threads);
+    // Each table is checked against its share of the memory: checked alone, every one of
+    // them could fit while all of them do not.
+    let share = available_memory().map(|bytes| bytes / threads as u64);
+    let tables = (0..threads)
+        .map(|_| TranspositionTable::try_new_within(args.hash, share))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| match threads {
+            1 => format!("--hash: {e}"),
+            _ => format!(
+                "--hash: a table for each of {threads} threads, each given 1/{threads} of \
+                 the memory: {e}"
+            ),
+        })?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    let threads = args.threads.clamp(1, 256);
-    let hash = args.hash.clamp(1, 1 << 16);
     let shards: Vec<PathBuf> = (0..threads)
         .map(|t| args.out.join(format!("shard-{t}.bin")))
         .collect();
-    // Shards of an earlier run with more threads count too.
-    let mut existing = 0;
-    for entry in std::fs::read_dir(&args.out)
-        .map_err(|e| format!("cannot read {}: {e}", args.out.display()))?
-        .flatten()
-    {
-        let path = entry.path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if name.starts_with("shard-") && name.ends_with(".bin") {
-            existing += prepare_shard(&path)?;
-        }
-    }
+    let existing = existing_positions(&args.out)?;
     if existing >= args.positions {
         eprintln!(
             "{} already holds {existing} positions (target {})",
@@ -270,7 +333,7 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
     let started = Instant::now();
     let last_log = &Mutex::new(started);
     std::thread::scope(|scope| {
-        for (t, shard) in shards.iter().enumerate() {
+        for (t, (shard, tt)) in shards.iter().zip(&tables).enumerate() {
             let (book, total, bar, failure) = (&book, &total, &bar, &failure);
             let (mode, rejected) = (&mode, &rejected);
             scope.spawn(move || {
@@ -285,20 +348,31 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
                 };
                 // A rerun plays new games: the stream depends on what the shard holds.
                 let mut rng = Rng(args.seed ^ ((t as u64) << 40) ^ had.rotate_left(17));
-                let tt = TranspositionTable::new(hash);
+                let mut fruitless = 0;
                 while !STOP.load(Ordering::SeqCst) && total.load(Ordering::SeqCst) < args.positions
                 {
+                    if fruitless >= MAX_FRUITLESS_GAMES {
+                        return fail(format!(
+                            "{MAX_FRUITLESS_GAMES} games in a row gave no position: no start \
+                             position could be had or every one was rejected (--reject-score), \
+                             or no game reached a quiet position; check the book and options"
+                        ));
+                    }
+                    fruitless += 1;
                     let (min, max) = (args.min_random_plies, args.random_plies);
                     let Some(start) = start_position(book, &mut rng, min, max) else {
                         continue;
                     };
                     if let Some(limit) = args.reject_score {
-                        if !balanced(&start, limit, &tt) {
+                        if !balanced(&start, limit, tt) {
                             rejected.fetch_add(1, Ordering::Relaxed);
                             continue;
                         }
                     }
-                    let records = game_records(&start, mode, &tt);
+                    let records = game_records(&start, mode, tt);
+                    if !records.is_empty() {
+                        fruitless = 0;
+                    }
                     if STOP.load(Ordering::SeqCst) {
                         break;
                     }
@@ -371,14 +445,67 @@ mod tests {
         assert_eq!(total.load(Ordering::SeqCst), 100);
     }
 
+    /// A fresh, empty folder for one test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("sandglass-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp folder");
+        dir
+    }
+
+    /// A record of the start position.
+    fn a_record() -> [u8; RECORD_BYTES] {
+        Packed::new(Position::startpos().board(), 10, 1, 1).to_bytes()
+    }
+
+    fn file_len(path: &Path) -> u64 {
+        std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+    }
+
     #[test]
     fn partial_records_are_cut_off_on_resume() {
-        let path = std::env::temp_dir().join("sandglass-datagen-test.bin");
-        std::fs::write(&path, [0u8; RECORD_BYTES * 2 + 5]).expect("temp file");
+        let dir = scratch("datagen-partial");
+        let path = dir.join("shard-0.bin");
+        let mut bytes = [a_record(), a_record()].concat();
+        bytes.extend_from_slice(&a_record()[..5]);
+        std::fs::write(&path, bytes).expect("temp file");
         assert_eq!(prepare_shard(&path), Ok(2));
-        let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-        assert_eq!(len, (RECORD_BYTES * 2) as u64);
-        let _ = std::fs::remove_file(&path);
+        assert_eq!(file_len(&path), (RECORD_BYTES * 2) as u64);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// 3,205 random bytes were counted as 100 positions and cut to 3,200 bytes; now the file
+    /// is refused before anything is cut, even with a partial record at its end.
+    #[test]
+    fn a_file_that_is_not_a_shard_is_refused_and_left_as_it_is() {
+        let dir = scratch("datagen-foreign");
+        let path = dir.join("shard-0.bin");
+        let mut rng = Rng(3);
+        let noise: Vec<u8> = (0..3_205).map(|_| rng.next() as u8).collect();
+        std::fs::write(&path, &noise).expect("temp file");
+        let err = prepare_shard(&path).expect_err("random bytes are not a shard");
+        assert!(err.contains("record 0"), "{err}");
+        assert!(existing_positions(&dir).is_err());
+        assert_eq!(file_len(&path), 3_205);
+        // One bad record among good ones is enough.
+        let mut bytes = [a_record(), a_record(), a_record()].concat();
+        bytes[RECORD_BYTES + 31] = 1;
+        bytes.extend_from_slice(&[1, 2, 3]);
+        std::fs::write(&path, &bytes).expect("temp file");
+        let err = prepare_shard(&path).expect_err("a corrupt record");
+        assert!(err.contains("record 1"), "{err}");
+        assert_eq!(file_len(&path), bytes.len() as u64);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A folder named `shard-9.bin` was read as 128 positions (its 4,096-byte size).
+    #[test]
+    fn a_folder_named_like_a_shard_holds_no_positions() {
+        let dir = scratch("datagen-folder");
+        std::fs::create_dir(dir.join("shard-9.bin")).expect("temp folder");
+        std::fs::write(dir.join("shard-0.bin"), a_record()).expect("temp file");
+        assert_eq!(existing_positions(&dir), Ok(1));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// The random plies stay between the bounds asked for.
@@ -392,6 +519,43 @@ mod tests {
             };
             let plies = pos.game_ply();
             assert!((8..=9).contains(&plies), "{plies} plies");
+        }
+    }
+
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: DatagenArgs,
+    }
+
+    /// `--random-plies 4294967295` was taken, and its random plies grew the move record
+    /// without bound (1.56 GB in 4 s); the options now stop at MAX_RANDOM_PLIES.
+    #[test]
+    fn random_plies_are_bounded() {
+        use clap::Parser;
+        let parse = |option: &str, plies: &str| {
+            Cli::try_parse_from(["datagen", "--book", "b", option, plies])
+                .map(|c| (c.args.min_random_plies, c.args.random_plies))
+        };
+        assert_eq!(parse("--random-plies", "100").ok(), Some((0, 100)));
+        assert_eq!(parse("--min-random-plies", "100").ok(), Some((100, 6)));
+        for option in ["--random-plies", "--min-random-plies"] {
+            assert!(parse(option, "101").is_err(), "{option}");
+            assert!(parse(option, "4294967295").is_err(), "{option}");
+        }
+    }
+
+    /// Random plies end with the game: K v K and a fifty-move draw were played on for every
+    /// ply asked and given as start positions.
+    #[test]
+    fn random_plies_stop_when_the_game_is_drawn() {
+        let mut rng = Rng(1);
+        for fen in [
+            "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
+            "6k1/8/8/8/8/8/8/R5K1 w - - 99 80",
+        ] {
+            let pos = Position::from_fen(fen).expect("fen");
+            assert!(start_position(&[pos], &mut rng, 3, 3).is_none(), "{fen}");
         }
     }
 

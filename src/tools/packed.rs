@@ -66,7 +66,10 @@ impl Packed {
         out
     }
 
-    /// Decode one record; None when a field is out of range (a corrupt file).
+    /// Decode one record; None when it is not a record datagen could have written (a corrupt
+    /// or foreign file): a field out of range, reserved bytes not zero, a pawn on a back rank,
+    /// or a board the chess crate refuses (which also needs exactly one king a side). A file
+    /// of zeros or random bytes would otherwise pass as positions and be trained on.
     pub fn from_bytes(bytes: &[u8; RECORD_BYTES]) -> Option<Packed> {
         let mut occ = [0u8; 8];
         occ.copy_from_slice(&bytes[0..8]);
@@ -88,7 +91,11 @@ impl Packed {
         let sane = occupancy.count_ones() <= 32
             && packed.result <= 2
             && bytes[27] <= 1
-            && packed.pieces_iter().all(|(_, c, p)| c <= 1 && p <= 5);
+            && bytes[30..32] == [0, 0]
+            && packed
+                .pieces_iter()
+                .all(|(sq, c, p)| c <= 1 && p <= 5 && (p != 0 || (8..56).contains(&sq)))
+            && packed.board().is_some();
         sane.then_some(packed)
     }
 
@@ -172,5 +179,42 @@ mod tests {
         assert!(Packed::from_bytes(&bytes).is_none());
         assert!(decode_all(&bytes).is_err());
         assert_eq!(decode_all(&bytes[..31]).map(|v| v.len()), Ok(0));
+    }
+
+    /// Records that decoded before although datagen never writes them: all zeros (200 empty
+    /// boards were trained on), a missing or extra king, a pawn on the back rank, the side
+    /// not to move in check, reserved bytes set.
+    #[test]
+    fn records_datagen_cannot_write_are_rejected() {
+        let record = |fen: &str| {
+            let board = Board::from_str(fen).expect("test FEN");
+            Packed::new(&board, 0, 1, 1).to_bytes()
+        };
+        // Pieces in square order: e1 K, h1 R (byte 8), e2 P, e8 k (byte 9).
+        let good = record("4k3/8/8/8/8/8/4P3/4K2R w - - 0 1");
+        assert_eq!(good[8..10], [0x35, 0xD0]);
+        assert!(Packed::from_bytes(&good).is_some());
+        let with = |at: usize, byte: u8| {
+            let mut bytes = good;
+            bytes[at] = byte;
+            bytes
+        };
+        let mut black_in_check = record("4k2R/8/8/8/8/8/4P3/4K3 b - - 0 1");
+        assert!(Packed::from_bytes(&black_in_check).is_some());
+        black_in_check[27] = 0;
+        let bad = [
+            ("zeros", [0u8; RECORD_BYTES]),
+            ("reserved byte", with(31, 1)),
+            ("no white king", with(8, 0x34)),
+            ("two white kings", with(9, 0xD5)),
+            ("pawn on h1", with(8, 0x05)),
+            ("White to move, Black in check", black_in_check),
+        ];
+        let accepted: Vec<&str> = bad
+            .iter()
+            .filter(|(_, bytes)| Packed::from_bytes(bytes).is_some())
+            .map(|(what, _)| *what)
+            .collect();
+        assert!(accepted.is_empty(), "accepted: {accepted:?}");
     }
 }

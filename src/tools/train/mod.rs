@@ -47,34 +47,37 @@ pub struct TrainArgs {
     /// The network file to write (the checkpoint goes beside it, `.ckpt` appended).
     #[arg(long, default_value = "sandglass.nnue")]
     pub out: PathBuf,
-    #[arg(long, default_value_t = 20)]
+    /// Epochs in all, a resumed run's included (1 to MAX_EPOCHS).
+    #[arg(long, default_value_t = 20,
+          value_parser = clap::value_parser!(u64).range(1..=model::MAX_EPOCHS))]
     pub epochs: u64,
     #[arg(long, default_value_t = 4096)]
     pub batch: usize,
-    #[arg(long, default_value_t = 0.001)]
+    /// AdamW's step size (above 0, at most 1).
+    #[arg(long, default_value_t = 0.001, value_parser = above_zero_to_one)]
     pub lr: f32,
-    /// Multiply the learning rate by this after every epoch.
-    #[arg(long, default_value_t = 0.92)]
+    /// Multiply the learning rate by this after every epoch (above 0, at most 1).
+    #[arg(long, default_value_t = 0.92, value_parser = above_zero_to_one)]
     pub lr_decay: f32,
     /// From this epoch on (counting from 1), the learning rate is also multiplied by
     /// --lr-drop: a late step down, which let Viridithas's networks settle into a minimum
     /// the decay alone approached slowly (+112 Elo there).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub lr_drop_epoch: Option<u64>,
-    /// The factor of that step down.
-    #[arg(long, default_value_t = 0.1)]
+    /// The factor of that step down (above 0, at most 1).
+    #[arg(long, default_value_t = 0.1, value_parser = above_zero_to_one)]
     pub lr_drop: f32,
-    /// AdamW weight decay.
-    #[arg(long, default_value_t = 0.0001)]
+    /// AdamW weight decay (0 to 1).
+    #[arg(long, default_value_t = 0.0001, value_parser = zero_to_one)]
     pub weight_decay: f32,
     /// Weight of the game result in the target (the rest is the search score). 0 by
     /// default: with tens of thousands of games the network memorises their results
     /// (MEASUREMENTS.md, "train on the search score alone"; at 3.46 M positions of `gen10`,
     /// λ 0.4 lost to λ 0 by 128 ± 39 Elo, "network 8's candidates").
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = zero_to_one)]
     pub lambda: f32,
-    /// Fraction held out for validation.
-    #[arg(long, default_value_t = 0.1)]
+    /// Fraction held out for validation (0 to 0.9: most of the data is for training).
+    #[arg(long, default_value_t = 0.1, value_parser = valid_fraction)]
     pub valid: f64,
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -103,6 +106,31 @@ pub struct TrainArgs {
     /// output buckets win over the options (with a warning where they differ).
     #[arg(long)]
     pub resume: bool,
+}
+
+/// A number from 0 to 1. Every float option is a range: NaN passed every clamp and comparison
+/// and trained a network of NaN, and an infinite learning rate did the same.
+fn zero_to_one(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("{text}: must be a number from 0 to 1")),
+    }
+}
+
+/// A number above 0 and at most 1 (a rate of 0 would train nothing).
+fn above_zero_to_one(text: &str) -> Result<f32, String> {
+    match zero_to_one(text) {
+        Ok(v) if v > 0.0 => Ok(v),
+        _ => Err(format!("{text}: must be a number above 0 and at most 1")),
+    }
+}
+
+/// The validation share: 0 to 0.9.
+fn valid_fraction(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..=0.9).contains(&v) => Ok(v),
+        _ => Err(format!("{text}: must be a number from 0 to 0.9")),
+    }
 }
 
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -176,7 +204,7 @@ fn load(args: &TrainArgs, shape: Shape) -> Result<(Vec<Sample>, Vec<Sample>), St
         let bytes =
             std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let records = decode_all(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        let held = (records.len() as f64 * args.valid.clamp(0.0, 0.9)).round() as usize;
+        let held = (records.len() as f64 * args.valid).round() as usize;
         let split = records.len() - held;
         let sample = |mirror| move |r: &Packed| Sample::new(r, mirror, shape);
         train.extend(records[..split].iter().map(sample(false)));
@@ -383,9 +411,15 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             f64::INFINITY,
         ),
     };
+    if done >= args.epochs {
+        return Err(format!(
+            "the checkpoint has trained {done} epochs, and --epochs {} asks for no more",
+            args.epochs
+        ));
+    }
     let targets = Targets {
         k,
-        lambda: args.lambda.clamp(0.0, 1.0),
+        lambda: args.lambda,
         shape,
     };
     eprintln!(
@@ -426,6 +460,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?
         .progress_chars("=> "),
     );
+    let mut wrote = false;
     for epoch in done + 1..=args.epochs {
         // Fisher–Yates with the project's xorshift: a new order every epoch.
         for i in (1..order.len()).rev() {
@@ -459,17 +494,30 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             return Ok(());
         }
         let valid_loss = mean_loss(&w, &valid, &targets, threads);
+        let train_loss = loss / seen.max(1) as f64;
         bar.suspend(|| {
             println!(
-                "epoch {epoch}: train loss {:.6}, valid loss {valid_loss:.6}, lr {:.2e}, {:.0} s",
-                loss / seen.max(1) as f64,
+                "epoch {epoch}: train loss {train_loss:.6}, valid loss {valid_loss:.6}, lr {:.2e}, {:.0} s",
                 opt.lr,
                 started.elapsed().as_secs_f64()
             );
         });
-        if valid_loss < best_valid || valid.is_empty() {
-            best_valid = valid_loss;
+        // Weights gone to NaN or infinity stay there: stop rather than write them.
+        if !train_loss.is_finite() || !(valid.is_empty() || valid_loss.is_finite()) {
+            bar.finish_and_clear();
+            return Err(format!(
+                "training diverged in epoch {epoch} (loss {train_loss}); nothing written for \
+                 it: try a smaller --lr"
+            ));
+        }
+        // Without validation positions every epoch is written, and best_valid stays
+        // infinite: their loss is NaN, which a checkpoint may not hold.
+        if valid.is_empty() || valid_loss < best_valid {
+            if !valid.is_empty() {
+                best_valid = valid_loss;
+            }
             write_network(args, &w, shape)?;
+            wrote = true;
         }
         let progress = Progress {
             epoch,
@@ -480,7 +528,17 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         opt.lr = learning_rate(args, epoch + 1);
     }
     bar.finish_and_clear();
-    eprintln!("wrote {}", args.out.display());
+    if wrote {
+        eprintln!("wrote {}", args.out.display());
+    } else if best_valid.is_finite() && args.out.is_file() {
+        eprintln!(
+            "no epoch beat the checkpoint's validation loss {best_valid:.6}: {} still holds \
+             that network",
+            args.out.display()
+        );
+    } else {
+        return Err(format!("no network was written to {}", args.out.display()));
+    }
     Ok(())
 }
 

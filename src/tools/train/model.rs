@@ -308,6 +308,13 @@ const CKPT_HEADER_V3: usize = 44;
 /// The same in the older `SGC2` checkpoints, which have no inputs field either (plain inputs).
 const CKPT_HEADER_V2: usize = 40;
 
+/// The most epochs a run may train (`--epochs`), and so a checkpoint may record: far beyond
+/// any run (tens of epochs), and small enough that counting on from it cannot overflow.
+pub const MAX_EPOCHS: u64 = 100_000;
+/// The most Adam steps a checkpoint may record: one a batch, so more than any run could take
+/// (10^14), and far from the wrap to 0 that would divide by zero in the bias correction.
+const MAX_ADAM_STEPS: u64 = 1 << 48;
+
 /// What a checkpoint records besides the weights and the optimiser.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Progress {
@@ -420,10 +427,37 @@ pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, 
     }
     let (epoch, t) = (u64_at(16 + at), u64_at(24 + at));
     let best_valid = f64::from_bits(u64_at(32 + at));
+    // Checked here because the run trusts them: a wrapped epoch or step count, a NaN loss to
+    // beat or a NaN weight each made a run that wrote nothing or a network of NaN.
+    if epoch > MAX_EPOCHS {
+        return Err(format!(
+            "checkpoint is at epoch {epoch}, beyond {MAX_EPOCHS}"
+        ));
+    }
+    if t > MAX_ADAM_STEPS {
+        return Err(format!(
+            "checkpoint has taken {t} optimiser steps, beyond {MAX_ADAM_STEPS}"
+        ));
+    }
+    // Infinite until an epoch has ended (a run stopped in its first epoch).
+    if best_valid.is_nan() || best_valid < 0.0 {
+        return Err(format!(
+            "checkpoint's best validation loss {best_valid} is not a loss"
+        ));
+    }
     let floats: Vec<f32> = bytes[header..]
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
+    if let Some(i) = floats.iter().position(|x| !x.is_finite()) {
+        return Err(format!(
+            "checkpoint value {i} (weights, then m, then v) is {}",
+            floats[i]
+        ));
+    }
+    if let Some(i) = floats[2 * params..].iter().position(|&x| x < 0.0) {
+        return Err(format!("checkpoint's second moment {i} is negative"));
+    }
     let mut opt = AdamW::new(params, lr, decay);
     opt.t = t;
     opt.m.copy_from_slice(&floats[params..2 * params]);
@@ -554,6 +588,47 @@ mod tests {
         };
         assert_eq!(back.progress.shape, plain);
         assert_eq!(back.weights, w);
+    }
+
+    /// A checkpoint's counters and numbers were trusted: epoch u64::MAX wrapped `done + 1`,
+    /// a NaN best loss meant no epoch was ever written, Adam step u64::MAX wrapped to 0 and
+    /// divided by zero. Each is refused now, and a run stopped in its first epoch (best
+    /// loss still infinite) still resumes.
+    #[test]
+    fn checkpoints_with_impossible_values_are_refused() {
+        let shape = layout(Inputs::Plain, KingBuckets::NONE);
+        let w = init(shape, 1);
+        let ckpt = |w: &[f32], t: u64, m: f32, v: f32, epoch: u64, best_valid: f64| {
+            let mut opt = AdamW::new(shape.params(), 0.001, 0.0);
+            opt.t = t;
+            opt.m[7] = m;
+            opt.v[7] = v;
+            let progress = Progress {
+                epoch,
+                best_valid,
+                shape,
+            };
+            from_checkpoint(&checkpoint_bytes(w, &opt, progress), 0.001, 0.0)
+        };
+        assert!(ckpt(&w, 5, 0.1, 0.1, 1, 0.02).is_ok());
+        assert!(ckpt(&w, 0, 0.0, 0.0, 0, f64::INFINITY).is_ok());
+        let mut nan_weight = w.clone();
+        nan_weight[3] = f32::NAN;
+        let refused = [
+            ("epoch", ckpt(&w, 5, 0.1, 0.1, u64::MAX, 0.02)),
+            ("step", ckpt(&w, u64::MAX, 0.1, 0.1, 1, 0.02)),
+            ("NaN best loss", ckpt(&w, 5, 0.1, 0.1, 1, f64::NAN)),
+            ("negative best loss", ckpt(&w, 5, 0.1, 0.1, 1, -1.0)),
+            ("NaN weight", ckpt(&nan_weight, 5, 0.1, 0.1, 1, 0.02)),
+            ("infinite m", ckpt(&w, 5, f32::INFINITY, 0.1, 1, 0.02)),
+            ("negative v", ckpt(&w, 5, 0.1, -0.1, 1, 0.02)),
+        ];
+        let accepted: Vec<&str> = refused
+            .iter()
+            .filter(|(_, result)| result.is_ok())
+            .map(|(what, _)| *what)
+            .collect();
+        assert!(accepted.is_empty(), "accepted: {accepted:?}");
     }
 
     /// The trainer's input indices are the ones the engine's accumulator adds, for every
