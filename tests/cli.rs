@@ -216,6 +216,8 @@ fn datagen_runs_with_soft_nodes_and_refuses_what_cannot_be_meant() {
         (&["--hash", "0"][..], "hash"),
         (&["--hash", "40000"][..], "hash"),
         (&["--threads", "0"][..], "threads"),
+        (&["--soft-nodes", "0"][..], "soft-nodes"),
+        (&["--nodes", "0"][..], "nodes"),
     ] {
         let run = datagen(options);
         let stderr = String::from_utf8_lossy(&run.stderr);

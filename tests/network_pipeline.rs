@@ -192,8 +192,14 @@ fn train_refuses_what_would_write_nothing() {
         &["--weight-decay", "NaN"][..],
         &["--valid", "NaN"][..],
         &["--valid", "5"][..],
+        &["--batch", "0"][..],
+        &["--threads", "0"][..],
+        &["--threads", "65"][..],
     ] {
-        let mut args = vec!["train", path(&data), "--out", path(&net), "--batch", "32"];
+        let mut args = vec!["train", path(&data), "--out", path(&net)];
+        if bad[0] != "--batch" {
+            args.extend_from_slice(&["--batch", "32"]);
+        }
         if bad[0] != "--epochs" {
             args.extend_from_slice(&["--epochs", "1"]);
         }

@@ -315,3 +315,22 @@ fn selfplay_refuses_zero_nodes_and_threads() {
     }
     remove_temp("zero");
 }
+
+/// A suite with nothing to search printed "solved 0/0" with a status of success, whether every
+/// line was refused or the file was empty.
+#[test]
+fn epd_without_a_position_to_search_is_an_error() {
+    let refused_lines = temp_file(
+        "epd-empty",
+        "refused.epd",
+        "garbage line\n8/8/8/8/8/8/8/8 w - - bm e4;\n",
+    );
+    let empty = temp_file("epd-empty", "empty.epd", "");
+    for file in [&refused_lines, &empty] {
+        refused(
+            &["epd", &file.to_string_lossy(), "--nodes", "100"],
+            "no position to search",
+        );
+    }
+    remove_temp("epd-empty");
+}

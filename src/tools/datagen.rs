@@ -44,11 +44,11 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 1_000_000)]
     pub positions: u64,
     /// Nodes searched per move (a hard limit, which may cut an iteration).
-    #[arg(long, default_value_t = 5_000)]
+    #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
     /// A soft node limit instead: each move's search ends after the first iteration that
     /// passes this many nodes (hard cap 20 times as many). Overrides --nodes.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub soft_nodes: Option<u64>,
     /// Openings, one FEN (or EPD) per line (Shredder-FEN lines are Chess960 positions).
     #[arg(long, required_unless_present = "chess960")]
@@ -326,8 +326,8 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
     bar.reset_eta();
     let failure: Mutex<Option<String>> = Mutex::new(None);
     let mode = match args.soft_nodes {
-        Some(soft) => Mode::soft_nodes(soft.max(1)),
-        None => Mode::nodes(args.nodes.max(1)),
+        Some(soft) => Mode::soft_nodes(soft),
+        None => Mode::nodes(args.nodes),
     };
     let rejected = AtomicU64::new(0);
     let started = Instant::now();

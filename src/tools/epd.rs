@@ -239,9 +239,14 @@ pub fn run(args: &EpdArgs) -> Result<bool, String> {
             100.0 * points as f64 / max_points as f64
         );
     }
+    if total == 0 {
+        // "solved 0/0" read as a finished run; a suite with nothing to search is a mistake
+        // (the wrong file, or every line refused above).
+        return Err(format!("{}: no position to search", args.file));
+    }
     println!(
         "solved {solved}/{total} ({:.1}%) at {limit} per position",
-        100.0 * solved as f64 / total.max(1) as f64,
+        100.0 * solved as f64 / total as f64,
     );
     Ok(true)
 }

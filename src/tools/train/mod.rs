@@ -51,7 +51,9 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 20,
           value_parser = clap::value_parser!(u64).range(1..=model::MAX_EPOCHS))]
     pub epochs: u64,
-    #[arg(long, default_value_t = 4096)]
+    /// Positions a step (1 to 1,048,576).
+    #[arg(long, default_value_t = 4096,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 20))]
     pub batch: usize,
     /// AdamW's step size (above 0, at most 1).
     #[arg(long, default_value_t = 0.001, value_parser = above_zero_to_one)]
@@ -79,7 +81,9 @@ pub struct TrainArgs {
     /// Fraction held out for validation (0 to 0.9: most of the data is for training).
     #[arg(long, default_value_t = 0.1, value_parser = valid_fraction)]
     pub valid: f64,
-    #[arg(long, default_value_t = 1)]
+    /// Threads that share each batch (1 to 64).
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
     pub threads: usize,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -375,8 +379,7 @@ fn shape_of(args: &TrainArgs) -> Result<Shape, String> {
 }
 
 pub fn run(args: &TrainArgs) -> Result<(), String> {
-    let threads = args.threads.clamp(1, 64);
-    let batch_size = args.batch.clamp(1, 1 << 20);
+    let (threads, batch_size) = (args.threads, args.batch);
     let started = Instant::now();
     let resumed = if args.resume {
         let ckpt = checkpoint_path(args);
