@@ -248,17 +248,20 @@ fn selfplay_names_the_book_lines_it_refuses() {
         "garbage line here\n6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 3 40\n8/8/8/8/8/8/8/8 w - - 0 1\n",
     );
     let out = book.with_file_name("games.pgn");
-    let run = sandglass(&[
-        "selfplay",
-        "--book",
-        &book.to_string_lossy(),
-        "--games",
-        "1",
-        "--nodes",
-        "50",
-        "--out",
-        &out.to_string_lossy(),
-    ]);
+    let selfplay = |book: &PathBuf| {
+        sandglass(&[
+            "selfplay",
+            "--book",
+            &book.to_string_lossy(),
+            "--games",
+            "1",
+            "--nodes",
+            "50",
+            "--out",
+            &out.to_string_lossy(),
+        ])
+    };
+    let run = selfplay(&book);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{stderr}");
     assert!(
@@ -274,17 +277,7 @@ fn selfplay_names_the_book_lines_it_refuses() {
     // More refused lines than are worth reading: the first twenty, then a count.
     let many = "garbage\n".repeat(25) + "6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 3 40\n";
     let book = temp_file("book-lines", "many.epd", &many);
-    let run = sandglass(&[
-        "selfplay",
-        "--book",
-        &book.to_string_lossy(),
-        "--games",
-        "1",
-        "--nodes",
-        "50",
-        "--out",
-        &out.to_string_lossy(),
-    ]);
+    let run = selfplay(&book);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{stderr}");
     assert_eq!(stderr.matches("many.epd: line ").count(), 20, "{stderr}");
