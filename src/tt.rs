@@ -190,6 +190,24 @@ impl TranspositionTable {
         })
     }
 
+    /// One table of `mb` megabytes for each of `threads` threads (the tools' games, one
+    /// thread each), each checked against an equal share of the memory available now: the
+    /// share, not the whole, so that the tables fit together and not only one by one.
+    pub fn per_thread(mb: usize, threads: usize) -> Result<Vec<TranspositionTable>, String> {
+        let threads = threads.max(1);
+        let share = available_memory().map(|bytes| bytes / threads as u64);
+        (0..threads)
+            .map(|_| TranspositionTable::try_new_within(mb, share))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| match threads {
+                1 => e,
+                _ => format!(
+                    "a table for each of {threads} threads, each given 1/{threads} of the \
+                     memory: {e}"
+                ),
+            })
+    }
+
     /// Change the size, discarding the contents; on failure the table is left as it was
     /// and the error says why. The memory the current table holds counts as available,
     /// since it is freed before the new one is allocated (resizing never needs both at

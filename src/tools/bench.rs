@@ -10,7 +10,6 @@ use crate::position::Position;
 use crate::search::{self, Limits, Signals};
 use crate::time::Mode;
 use crate::tt::TranspositionTable;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -76,11 +75,11 @@ pub struct BenchArgs {
     /// Depth of each search.
     #[arg(default_value_t = DEFAULT_DEPTH)]
     pub depth: u32,
-    /// Search with this network file instead of the embedded one: a candidate's speed,
-    /// before it is embedded. The node count is then the candidate's, not the one commits
-    /// record.
+    /// Search with this network file instead of the embedded one (read as the `EvalFile`
+    /// option reads it): a candidate's speed, before it is embedded. The node count is then
+    /// the candidate's, not the one commits record.
     #[arg(long)]
-    pub eval_file: Option<PathBuf>,
+    pub eval_file: Option<String>,
 }
 
 /// Total nodes over all positions at `depth` with `network` (None: the hand-written
@@ -118,11 +117,7 @@ pub fn bench(
 pub fn run(args: &BenchArgs) -> Result<bool, String> {
     let depth = args.depth.clamp(1, 64);
     let network = match &args.eval_file {
-        Some(path) => {
-            Some(Arc::new(Network::load(path).map_err(|e| {
-                format!("--eval-file {}: {e}", path.display())
-            })?))
-        }
+        Some(path) => select::load_file(path).map_err(|e| format!("--eval-file {path}: {e}"))?,
         None => select::default_network(),
     };
     let (nodes, time) = bench(depth, network, |i, fen, n| {

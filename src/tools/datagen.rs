@@ -23,7 +23,7 @@ use crate::score::is_mate;
 use crate::search::ordering::is_noisy;
 use crate::search::{self, Limits, Signals};
 use crate::time::Mode;
-use crate::tt::{available_memory, TranspositionTable};
+use crate::tt::TranspositionTable;
 use chess::Color;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::{File, OpenOptions};
@@ -173,7 +173,14 @@ fn existing_positions(out: &Path) -> Result<u64, String> {
 pub const REJECT_NODES: u64 = 10_000;
 
 /// A start position: a book line and between `min_random` and `max_random` random legal
-/// plies (None if the game ended during them, by a rule `selfplay::play_game` applies).
+/// plies (None if the side to move ran out of moves during them, or if the game is over at
+/// the end by a rule `selfplay::play_game` applies).
+///
+/// The plies stop early only when there is no legal move, as they always have: stopping at a
+/// draw by rule as well would skip random numbers that the rest of the run draws after it,
+/// and a `datagen` run continued by this code must write the games that the code which began
+/// it would have (`gen10`'s 30 M positions are made over many sessions). The check at the
+/// end draws no random numbers, so it may be stricter.
 fn start_position(
     book: &[Position],
     rng: &mut Rng,
@@ -184,18 +191,17 @@ fn start_position(
     let min_random = min_random.min(max_random);
     let plies = u64::from(min_random) + rng.below(u64::from(max_random - min_random) + 1);
     for _ in 0..plies {
-        if game_over(&pos) {
+        let moves: Vec<_> = pos.legal_moves().collect();
+        if moves.is_empty() {
             return None;
         }
-        let moves: Vec<_> = pos.legal_moves().collect();
         pos.make_move(moves[rng.below(moves.len() as u64) as usize]);
     }
     pos.trim_record();
     (!game_over(&pos)).then_some(pos)
 }
 
-/// Is the game over by a rule `selfplay::play_game` ends it by? Random plies stop there: a
-/// dead draw could otherwise be played on for every ply asked.
+/// Is the game over by a rule `selfplay::play_game` ends it by? Such a start gives no position.
 fn game_over(pos: &Position) -> bool {
     pos.legal_moves().is_empty()
         || pos.is_threefold()
@@ -283,19 +289,8 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
     }
     let book = selfplay::openings(args.book.as_deref(), args.chess960)?;
     let threads = usize::from(args.threads);
-    // Each table is checked against its share of the memory: checked alone, every one of
-    // them could fit while all of them do not.
-    let share = available_memory().map(|bytes| bytes / threads as u64);
-    let tables = (0..threads)
-        .map(|_| TranspositionTable::try_new_within(args.hash, share))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| match threads {
-            1 => format!("--hash: {e}"),
-            _ => format!(
-                "--hash: a table for each of {threads} threads, each given 1/{threads} of \
-                 the memory: {e}"
-            ),
-        })?;
+    let tables =
+        TranspositionTable::per_thread(args.hash, threads).map_err(|e| format!("--hash: {e}"))?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let shards: Vec<PathBuf> = (0..threads)
@@ -545,8 +540,8 @@ mod tests {
         }
     }
 
-    /// Random plies end with the game: K v K and a fifty-move draw were played on for every
-    /// ply asked and given as start positions.
+    /// A start position that is drawn by rule after its random plies is not handed out:
+    /// K v K and a fifty-move draw were.
     #[test]
     fn random_plies_stop_when_the_game_is_drawn() {
         let mut rng = Rng(1);
@@ -557,6 +552,36 @@ mod tests {
             let pos = Position::from_fen(fen).expect("fen");
             assert!(start_position(&[pos], &mut rng, 3, 3).is_none(), "{fen}");
         }
+    }
+
+    /// The random plies draw one number a ply until the side to move has no move, and not
+    /// fewer when the game is drawn by rule on the way: a version that stopped there skipped
+    /// numbers the rest of the run goes on to draw, so a run it continued wrote other games
+    /// than the code that began it would have (here the fifty-move rule strikes during the
+    /// plies; a continued run's shard differed from byte 7,649).
+    #[test]
+    fn random_plies_draw_the_same_numbers_through_a_draw_by_rule() {
+        let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 96 3";
+        let book = [Position::from_fen(fen).expect("fen")];
+        let mut drawn_on_the_way = 0;
+        for seed in 0..20 {
+            let mut rng = Rng(seed);
+            start_position(&book, &mut rng, 8, 9);
+            // The numbers the plies draw, counted independently: the book line, the number
+            // of plies, then one a ply.
+            let mut expected = Rng(seed);
+            let mut pos = book[expected.below(1) as usize].clone();
+            for _ in 0..8 + expected.below(2) {
+                drawn_on_the_way += usize::from(pos.is_fifty_move_draw());
+                let moves: Vec<_> = pos.legal_moves().collect();
+                pos.make_move(moves[expected.below(moves.len() as u64) as usize]);
+            }
+            assert_eq!(rng.0, expected.0, "seed {seed}");
+        }
+        assert!(
+            drawn_on_the_way > 0,
+            "no seed met the fifty-move rule during its plies"
+        );
     }
 
     /// Queen odds are rejected, the start position is not.

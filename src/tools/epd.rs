@@ -101,8 +101,9 @@ fn points(board: &chess::Board, operand: &str) -> Result<Vec<(ChessMove, u32)>, 
         .split(',')
         .map(|item| {
             let item = item.trim();
+            // The last `=`: a promotion's SAN has one of its own (`e8=Q=10`).
             let (san, pts) = item
-                .split_once('=')
+                .rsplit_once('=')
                 .ok_or_else(|| format!("c0 entry {item:?} is not MOVE=POINTS"))?;
             let m = san_to_move(board, san.trim())
                 .ok_or_else(|| format!("c0 move {san:?} is not legal"))?;
@@ -303,5 +304,12 @@ mod tests {
         assert_eq!(t.points_for(t.best[0]), 10);
         // EPD's c0 is a comment opcode: text without points is no points.
         assert!(line("a fine comment").unwrap().unwrap().points.is_empty());
+        // A promotion's SAN holds an `=` of its own.
+        let promotion =
+            parse_line("8/4P3/8/8/8/8/k7/4K3 w - - bm e8=Q; id \"P.001\"; c0 \"e8=Q=10, e8=R=7\";")
+                .unwrap()
+                .unwrap();
+        assert_eq!(promotion.points_for(promotion.best[0]), 10);
+        assert_eq!(promotion.points.iter().map(|p| p.1).sum::<u32>(), 17);
     }
 }

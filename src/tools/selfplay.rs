@@ -379,9 +379,8 @@ pub fn run(args: &SelfplayArgs) -> Result<bool, String> {
     let book = openings(args.book.as_deref(), args.chess960)?;
     // Made here, not in the threads, so that a refused --hash is an error before any game
     // is played or file written.
-    let tables = (0..args.threads.clamp(1, MAX_THREADS))
-        .map(|_| TranspositionTable::try_new(args.hash).map_err(|e| format!("--hash: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
+    let tables = TranspositionTable::per_thread(args.hash, args.threads)
+        .map_err(|e| format!("--hash: {e}"))?;
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

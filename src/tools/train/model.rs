@@ -426,9 +426,14 @@ pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, 
         ));
     }
     let (epoch, t) = (u64_at(16 + at), u64_at(24 + at));
-    let best_valid = f64::from_bits(u64_at(32 + at));
-    // Checked here because the run trusts them: a wrapped epoch or step count, a NaN loss to
-    // beat or a NaN weight each made a run that wrote nothing or a network of NaN.
+    // A NaN best loss is what trainers before f8de2e2 stored for runs with `--valid 0` (no
+    // validation positions, so no loss to compare): read as "nothing to beat yet", as those
+    // runs now store it, so that their checkpoints still resume.
+    let best_valid = Some(f64::from_bits(u64_at(32 + at)))
+        .filter(|loss| !loss.is_nan())
+        .unwrap_or(f64::INFINITY);
+    // Checked here because the run trusts them: a wrapped epoch or step count, a negative
+    // loss to beat or a NaN weight each made a run that wrote nothing or a network of NaN.
     if epoch > MAX_EPOCHS {
         return Err(format!(
             "checkpoint is at epoch {epoch}, beyond {MAX_EPOCHS}"
@@ -440,7 +445,7 @@ pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, 
         ));
     }
     // Infinite until an epoch has ended (a run stopped in its first epoch).
-    if best_valid.is_nan() || best_valid < 0.0 {
+    if best_valid < 0.0 {
         return Err(format!(
             "checkpoint's best validation loss {best_valid} is not a loss"
         ));
@@ -592,8 +597,9 @@ mod tests {
 
     /// A checkpoint's counters and numbers were trusted: epoch u64::MAX wrapped `done + 1`,
     /// a NaN best loss meant no epoch was ever written, Adam step u64::MAX wrapped to 0 and
-    /// divided by zero. Each is refused now, and a run stopped in its first epoch (best
-    /// loss still infinite) still resumes.
+    /// divided by zero. Each is refused now, except the NaN best loss, which old `--valid 0`
+    /// runs wrote and which now reads as nothing to beat; a run stopped in its first epoch
+    /// (best loss still infinite) still resumes.
     #[test]
     fn checkpoints_with_impossible_values_are_refused() {
         let shape = layout(Inputs::Plain, KingBuckets::NONE);
@@ -612,12 +618,16 @@ mod tests {
         };
         assert!(ckpt(&w, 5, 0.1, 0.1, 1, 0.02).is_ok());
         assert!(ckpt(&w, 0, 0.0, 0.0, 0, f64::INFINITY).is_ok());
+        let old_no_validation = ckpt(&w, 5, 0.1, 0.1, 1, f64::NAN);
+        assert_eq!(
+            old_no_validation.map(|c| c.progress.best_valid),
+            Ok(f64::INFINITY)
+        );
         let mut nan_weight = w.clone();
         nan_weight[3] = f32::NAN;
         let refused = [
             ("epoch", ckpt(&w, 5, 0.1, 0.1, u64::MAX, 0.02)),
             ("step", ckpt(&w, u64::MAX, 0.1, 0.1, 1, 0.02)),
-            ("NaN best loss", ckpt(&w, 5, 0.1, 0.1, 1, f64::NAN)),
             ("negative best loss", ckpt(&w, 5, 0.1, 0.1, 1, -1.0)),
             ("NaN weight", ckpt(&nan_weight, 5, 0.1, 0.1, 1, 0.02)),
             ("infinite m", ckpt(&w, 5, f32::INFINITY, 0.1, 1, 0.02)),
