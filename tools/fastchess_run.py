@@ -28,11 +28,33 @@ MAX_CONCURRENCY = 2
 GAMES_DIR = "/usr/games"
 
 
+# UCI options whose value is a file the engine opens (Sandglass's and Stockfish's network).
+FILE_OPTIONS = ("evalfile",)
+
+
 @dataclasses.dataclass
 class Engine:
     name: str
     cmd: str
     options: list = dataclasses.field(default_factory=list)  # "Name=Value" items
+
+    def __post_init__(self):
+        self.options = [file_option(o) for o in self.options]
+
+
+def file_option(option):
+    """`option` ("Name=Value") with a file's path made absolute, or exit naming a file that is
+    not there. fastchess runs in the match's output folder and starts the engines there, so a
+    relative path would be read from that folder; and an engine that cannot read its EvalFile
+    says so in an `info string` nobody reads and plays on with its built-in network, so a
+    match would pit one network against itself and look valid."""
+    name, sep, value = option.partition("=")
+    if not sep or name.strip().lower() not in FILE_OPTIONS or value in ("", "<embedded>"):
+        return option
+    path = os.path.abspath(value)
+    if not os.path.isfile(path):
+        raise SystemExit(f"option {option!r}: no such file {path}")
+    return f"{name}={path}"
 
 
 def find_program(name):

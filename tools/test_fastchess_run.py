@@ -46,6 +46,17 @@ class CommandLine(unittest.TestCase):
             "-sprt", "elo0=-5", "elo1=0", "alpha=0.05", "beta=0.05", "model=normalized",
             "-srand", "7", "-log", "file=/o/f.log", "level=warn"])
 
+    def test_a_network_file_is_given_by_its_absolute_path(self):
+        # fastchess starts the engines in the match's folder: data/nets/x.nnue, relative to
+        # where the tool ran, was not found there, and the engine played its built-in network.
+        with tempfile.NamedTemporaryFile(dir=os.getcwd(), suffix=".nnue") as net:
+            relative = os.path.relpath(net.name)
+            engine = fr.Engine("a", "/bin/a", [f"EvalFile={relative}", "Hash=16", "EvalFile=<embedded>"])
+            self.assertEqual(engine.options, [f"EvalFile={net.name}", "Hash=16", "EvalFile=<embedded>"])
+        with self.assertRaises(SystemExit) as refused:
+            fr.Engine("a", "/bin/a", ["EvalFile=no/such/net.nnue"])
+        self.assertIn("no such file", str(refused.exception))
+
     def test_default_book_is_the_shipped_one(self):
         self.assertTrue(os.path.isfile(fr.BOOK), fr.BOOK)
         self.assertEqual(os.path.relpath(fr.BOOK, fr.REPO), os.path.join("data", "books", "noob_3moves_5k.epd"))
