@@ -206,6 +206,9 @@ def clock_left(move, tc):
         return tc.movetime - move.elapsed_ms
     if move.tl_ms is None or tc is None or tc.nodes:
         return None
+    if move.tl_ms < 0:
+        # A flag: fastchess stops the clock at the overrun and adds nothing after it.
+        return move.tl_ms
     return move.tl_ms - tc.inc - (tc.base if tc.refills_at(move.number) else 0)
 
 

@@ -28,8 +28,9 @@ MAX_CONCURRENCY = 2
 GAMES_DIR = "/usr/games"
 
 
-# UCI options whose value is a file the engine opens (Sandglass's and Stockfish's network).
-FILE_OPTIONS = ("evalfile",)
+# UCI options whose value is a file the engine opens (Sandglass's and Stockfish's network),
+# as the engines spell them: fastchess matches names case for case.
+FILE_OPTIONS = ("EvalFile",)
 
 
 @dataclasses.dataclass
@@ -49,7 +50,7 @@ def file_option(option):
     says so in an `info string` nobody reads and plays on with its built-in network, so a
     match would pit one network against itself and look valid."""
     name, sep, value = option.partition("=")
-    if not sep or name.strip().lower() not in FILE_OPTIONS or value in ("", "<embedded>"):
+    if not sep or name.strip() not in FILE_OPTIONS or value in ("", "<embedded>"):
         return option
     path = os.path.abspath(value)
     if not os.path.isfile(path):
@@ -130,19 +131,35 @@ def locked(path):
         yield
 
 
+# What fastchess prints when it does not send an engine an option (a name the engine does not
+# declare, in fastchess's exact case, or a value outside its range), and plays on without it.
+DROPPED_OPTION = ("doesn't have option", "Invalid value for option")
+
+
+def dropped_options(output):
+    """The lines of fastchess's output that say it left an option out."""
+    return [line.strip() for line in output.splitlines() if any(d in line for d in DROPPED_OPTION)]
+
+
 def play(cmd, cwd, output, echo=False):
     """Run fastchess in `cwd` (it writes config.json there), its output to the file `output`
-    and, with `echo`, to our stdout too; return (exit code, output text)."""
+    and, with `echo`, to our stdout too; return (exit code, output text). A match in which
+    fastchess left out an option did not play the settings asked for: it stops there, and the
+    exit code is 3, whatever fastchess's."""
     lines = []
-    with open(output, "w", encoding="utf-8") as out:
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                errors="replace")
+    with open(output, "w", encoding="utf-8") as out, subprocess.Popen(
+            cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace") as proc:
         for line in proc.stdout:
             out.write(line)
             lines.append(line)
             if echo:
                 sys.stdout.write(line)
                 sys.stdout.flush()
+            if dropped_options(line):
+                proc.terminate()
+                print(f"error: fastchess did not send an option ({line.strip()}); "
+                      "check its name (exact case) and value", file=sys.stderr)
+                return 3, "".join(lines)
         code = proc.wait()
     return code, "".join(lines)
 

@@ -112,8 +112,11 @@ class Sprt:
                           (item.split("=", 1) for item in text.split(","))})
         except (ValueError, TypeError) as err:
             raise ValueError(f"--sprt {text!r}: {err}; expected elo0=0,elo1=5[,alpha=0.05,beta=0.05]") from None
-        if not sprt.elo0 < sprt.elo1 or not 0 < sprt.alpha < 1 or not 0 < sprt.beta < 1:
-            raise ValueError(f"--sprt {text!r}: need elo0 < elo1 and alpha, beta within (0, 1)")
+        # alpha + beta < 1, or Wald's bounds cross and every LLR "accepts" a hypothesis.
+        if (not sprt.elo0 < sprt.elo1 or not 0 < sprt.alpha < 1 or not 0 < sprt.beta < 1
+                or sprt.alpha + sprt.beta >= 1):
+            raise ValueError(f"--sprt {text!r}: need elo0 < elo1, and alpha, beta within (0, 1) "
+                             "with alpha + beta < 1")
         return sprt
 
     def bounds(self):
@@ -126,11 +129,17 @@ class Sprt:
 
     def llr(self, ptnml):
         """LLR of pentanomial counts [LL, LD, WL+DD, WD, WW]."""
+        return self._llr(PAIR_SCORES, ptnml, math.sqrt(2))[0]
+
+    def llr_step(self, ptnml):
+        """The LLR of pentanomial counts, and about the most one more pair can move it: the
+        largest |log(p1/p0)| over the five cells, with the fitted distributions held fixed
+        (they move little with one pair)."""
         return self._llr(PAIR_SCORES, ptnml, math.sqrt(2))
 
     def llr_trinomial(self, wins, draws, losses):
         """LLR of W/D/L counted game by game (when the games do not come in complete pairs)."""
-        return self._llr(GAME_SCORES, (wins, draws, losses), 1.0)
+        return self._llr(GAME_SCORES, (wins, draws, losses), 1.0)[0]
 
     def _llr(self, scores, counts, t_per_nelo):
         counts = [c or 1e-3 for c in counts]
@@ -138,7 +147,8 @@ class Sprt:
         freq = [c / total for c in counts]
         p0 = mle(scores, freq, t_per_nelo * self.elo0 / NELO_SCALE)
         p1 = mle(scores, freq, t_per_nelo * self.elo1 / NELO_SCALE)
-        return total * sum(f * (math.log(x1) - math.log(x0)) for f, x0, x1 in zip(freq, p0, p1))
+        logs = [math.log(x1) - math.log(x0) for x0, x1 in zip(p0, p1)]
+        return total * sum(f * g for f, g in zip(freq, logs)), max(map(abs, logs))
 
     def verdict(self, llr):
         lo, hi = self.bounds()

@@ -122,6 +122,11 @@ class Clocks(unittest.TestCase):
                 share = next(iter(one.values()))["share_by_60"]
                 self.assertAlmostEqual(share, sum(m.elapsed_ms for m in own[:60]) / 1600, places=9)
 
+    def test_a_flag_is_read_as_the_overrun(self):
+        # fastchess gives the overrun itself (tl=-0.012s); no increment was added to take off.
+        m = fp.Move(white=False, number=30, elapsed_ms=9612.0, tl_ms=-12.0)
+        self.assertEqual(fp.clock_left(m, fp.TimeControl.parse("10+0.1")), -12.0)
+
     def test_fixed_time_per_move(self):
         # st=: the clock left is the move time less what the move took (negative when over).
         m = fp.Move(True, 1, 51.0, -1.0)

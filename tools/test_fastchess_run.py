@@ -57,6 +57,17 @@ class CommandLine(unittest.TestCase):
             fr.Engine("a", "/bin/a", ["EvalFile=no/such/net.nnue"])
         self.assertIn("no such file", str(refused.exception))
 
+    def test_an_option_fastchess_did_not_send_stops_the_match(self):
+        # fastchess warns and plays on without the option: a match of settings nobody asked for.
+        out = ("Warning; sandglass-b doesn't have option evalfile\n"
+               "Invalid value for option Hash: 999999\nStarted game 1 of 2\n")
+        self.assertEqual(len(fr.dropped_options(out)), 2)
+        script = "print(\"Warning; b doesn't have option evalfile\"); import time; time.sleep(30)"
+        with tempfile.TemporaryDirectory() as d, contextlib.redirect_stderr(io.StringIO()) as err:
+            code, _ = fr.play([sys.executable, "-c", script], d, os.path.join(d, "out"))
+        self.assertEqual(code, 3)
+        self.assertIn("did not send an option", err.getvalue())
+
     def test_default_book_is_the_shipped_one(self):
         self.assertTrue(os.path.isfile(fr.BOOK), fr.BOOK)
         self.assertEqual(os.path.relpath(fr.BOOK, fr.REPO), os.path.join("data", "books", "noob_3moves_5k.epd"))
@@ -196,6 +207,35 @@ class TmSprtRow(unittest.TestCase):
         self.assertIn("pooled: 8 games, W/D/L 4/3/1, ptnml [0, 0, 2, 1, 1], score 68.8 %, Elo +137.0 ± 187.6",
                       out.getvalue())
         self.assertIn("LLR +0.10 bounds (-2.94, 2.94): not decided", out.getvalue())
+
+    def test_pool_refuses_parts_of_different_questions(self):
+        games = fp.read_games(sample("fastchess_selfplay.pgn"))
+        command = ("fastchess -engine cmd=/a/sandglass name=sandglass-a option.Hash=16 "
+                   "-engine cmd=/b/sandglass name=sandglass-b -each tc=10+0.1 proto=uci -srand 1")
+        part = tm_sprt.summarise(games, ["sandglass-a", "sandglass-b"], stats.Sprt(0, 10), {}, command)
+        rebuilt = dict(part, command=command.replace("/a/", "/c/").replace("-srand 1", "-srand 2"))
+        other_tc = dict(part, command=command.replace("10+0.1", "nodes=20000"))
+        other_sprt = dict(part, sprt=dict(part["sprt"], elo0=-10, elo1=0))
+
+        def pooled(*parts, sprt=None):
+            with tempfile.TemporaryDirectory() as tmp:
+                paths = []
+                for i, p in enumerate(parts):
+                    paths.append(os.path.join(tmp, f"{i}.json"))
+                    with open(paths[-1], "w", encoding="utf-8") as f:
+                        json.dump(p, f)
+                out = io.StringIO()
+                with contextlib.redirect_stdout(out):
+                    tm_sprt.pool(argparse.Namespace(json=paths, ptnml=[], sprt=sprt, simulate=0, seed=1))
+                return out.getvalue()
+
+        # Another binary path and seed is the same question, and the runs' own SPRT is used.
+        self.assertIn("SPRT [0, 10] over the 8 complete pairs", pooled(part, rebuilt))
+        for other in (other_tc, other_sprt):
+            with self.assertRaises(SystemExit):
+                pooled(part, other)
+        with self.assertRaises(SystemExit):
+            pooled(part, sprt="elo0=-5,elo1=5")
 
     def test_a_disagreement_with_fastchess_is_reported(self):
         games = fp.read_games(sample("fastchess_selfplay.pgn"))
