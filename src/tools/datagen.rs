@@ -174,7 +174,7 @@ pub const REJECT_NODES: u64 = 10_000;
 
 /// A start position: a book line and between `min_random` and `max_random` random legal
 /// plies (None if the side to move ran out of moves during them, or if the game is over at
-/// the end by a rule `selfplay::play_game` applies).
+/// the end by a rule of chess, `selfplay::ended_by_rule`).
 ///
 /// The plies stop early only when there is no legal move, as they always have: stopping at a
 /// draw by rule as well would skip random numbers that the rest of the run draws after it,
@@ -198,15 +198,8 @@ fn start_position(
         pos.make_move(moves[rng.below(moves.len() as u64) as usize]);
     }
     pos.trim_record();
-    (!game_over(&pos)).then_some(pos)
-}
-
-/// Is the game over by a rule `selfplay::play_game` ends it by? Such a start gives no position.
-fn game_over(pos: &Position) -> bool {
-    pos.legal_moves().is_empty()
-        || pos.is_threefold()
-        || pos.is_fifty_move_draw()
-        || pos.is_insufficient_material()
+    // A start the game would end at once by a rule gives no position.
+    selfplay::ended_by_rule(&pos).is_none().then_some(pos)
 }
 
 /// Is `pos` within ±`limit` centipawns by a short search? (A start position that is not is

@@ -159,6 +159,32 @@ impl Game {
     }
 }
 
+/// The result and its reason if the game is over by a rule of chess (mate, stalemate,
+/// threefold repetition, the fifty-move rule, insufficient material); None while it goes on.
+pub fn ended_by_rule(pos: &Position) -> Option<(GameResult, &'static str)> {
+    if pos.legal_moves().is_empty() {
+        return Some(if pos.in_check() {
+            if pos.side_to_move() == chess::Color::White {
+                (GameResult::BlackWins, "checkmate")
+            } else {
+                (GameResult::WhiteWins, "checkmate")
+            }
+        } else {
+            (GameResult::Draw, "stalemate")
+        });
+    }
+    if pos.is_threefold() {
+        return Some((GameResult::Draw, "threefold repetition"));
+    }
+    if pos.is_fifty_move_draw() {
+        return Some((GameResult::Draw, "fifty-move rule"));
+    }
+    if pos.is_insufficient_material() {
+        return Some((GameResult::Draw, "insufficient material"));
+    }
+    None
+}
+
 /// Plays one game from `start`, each move a search in `mode` (fixed or soft nodes, so that
 /// a game does not depend on the machine) with table `tt`; the search keeps its memory for
 /// the game, as the engine does.
@@ -177,27 +203,8 @@ pub fn play_game(start: &Position, mode: &Mode, tt: &TranspositionTable) -> Game
         ..Limits::default()
     };
     let (result, termination) = loop {
-        if pos.legal_moves().is_empty() {
-            break if pos.in_check() {
-                let white_mated = pos.side_to_move() == chess::Color::White;
-                let r = if white_mated {
-                    GameResult::BlackWins
-                } else {
-                    GameResult::WhiteWins
-                };
-                (r, "checkmate")
-            } else {
-                (GameResult::Draw, "stalemate")
-            };
-        }
-        if pos.is_threefold() {
-            break (GameResult::Draw, "threefold repetition");
-        }
-        if pos.is_fifty_move_draw() {
-            break (GameResult::Draw, "fifty-move rule");
-        }
-        if pos.is_insufficient_material() {
-            break (GameResult::Draw, "insufficient material");
+        if let Some(end) = ended_by_rule(&pos) {
+            break end;
         }
         if moves.len() >= MAX_PLIES {
             break (GameResult::Draw, "move limit");
