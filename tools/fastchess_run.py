@@ -58,6 +58,43 @@ def file_option(option):
     return f"{name}={path}"
 
 
+# What an engine says when it refuses an option: Sandglass's `info string error: …`, and
+# Stockfish's `No such option`. A refused `EvalFile` is the costly one: the engine plays on with
+# its built-in network, and fastchess, which only checks an option's name and range, plays the
+# whole match.
+REFUSED_OPTION = re.compile(r"\berror\b|no such option", re.IGNORECASE)
+CHECK_SECONDS = 30
+
+
+def check_options(engine, seconds=CHECK_SECONDS):
+    """The lines in which `engine` refused one of its options, or a one-item list saying it did
+    not start or answer: it is started alone, given its options as fastchess will give them
+    (after `uci`, before `isready`), and asked `isready`. Empty when all is well."""
+    lines = ["uci"] + [f"setoption name {n.strip()} value {v.strip()}"
+                       for n, _, v in (o.partition("=") for o in engine.options)] + ["isready", "quit"]
+    try:
+        done = subprocess.run([engine.cmd], input="\n".join(lines) + "\n", capture_output=True, text=True,
+                              errors="replace", timeout=seconds)
+    except OSError as err:
+        return [f"cannot start {engine.cmd}: {err}"]
+    except subprocess.TimeoutExpired:
+        return [f"no readyok within {seconds} s"]
+    if not any(line.strip() == "readyok" for line in done.stdout.splitlines()):
+        return [f"no readyok (exit code {done.returncode})"]
+    return [line.strip() for line in done.stdout.splitlines() if REFUSED_OPTION.search(line)]
+
+
+def check_engines(tool, engines):
+    """Exit with code 2, naming each engine and what it said, unless every engine in `engines`
+    starts and takes its options; run before any game is played."""
+    problems = [f"{e.name} ({e.cmd}): {said}" for e in engines for said in check_options(e)]
+    if problems:
+        print(f"{tool}: an engine refused its options, nothing played:", file=sys.stderr)
+        for p in problems:
+            print(f"  {p}", file=sys.stderr)
+        sys.exit(2)
+
+
 def find_program(name):
     """The absolute path of an executable given by path, or by name on PATH or in /usr/games."""
     if os.sep in name:

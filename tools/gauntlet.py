@@ -164,6 +164,8 @@ def main():
     shutil.copy2(paths[0], player)
     book = os.path.abspath(args.book)
 
+    fastchess_run.check_engines("gauntlet.py", [fastchess_run.Engine("sandglass", player, args.option)]
+                                + [fastchess_run.Engine(o, found[o]) for o in opponents if o != "self"])
     rows = []
     threads = threads_of(args.option)
     for text, tc in controls:

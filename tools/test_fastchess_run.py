@@ -127,6 +127,78 @@ class MissingPrograms(unittest.TestCase):
         self.assertIsNone(fr.find_program("no-such-program-at-all"))
 
 
+STUB_ENGINE = """#!{python}
+# A UCI engine that only answers: it refuses an EvalFile that does not end in .nnue as
+# Sandglass refuses a file that is not a network, and never answers isready when its own
+# file's name ends in "mute".
+import sys
+mute = sys.argv[0].endswith("mute")
+for line in sys.stdin:
+    words = line.split()
+    if words[:1] == ["uci"]:
+        print("id name stub\\nuciok", flush=True)
+    elif words[:3] == ["setoption", "name", "EvalFile"] and not line.strip().endswith(".nnue"):
+        print("info string error: option 'EvalFile': not a network", flush=True)
+    elif words[:1] == ["isready"] and not mute:
+        print("readyok", flush=True)
+    elif words[:1] == ["quit"]:
+        break
+"""
+
+
+def stub_engine(folder, name="engine"):
+    """The path of STUB_ENGINE written into `folder` as `name`."""
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(STUB_ENGINE.format(python=sys.executable))
+    os.chmod(path, 0o755)
+    return path
+
+
+class EngineCheck(unittest.TestCase):
+    """Before a match, each engine is started alone with its options: one that refuses its
+    EvalFile would otherwise play the whole match on its built-in network."""
+
+    def test_options_taken(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            net = os.path.join(tmp, "net.nnue")
+            open(net, "w").close()
+            engine = fr.Engine("a", stub_engine(tmp), [f"EvalFile={net}", "Hash=16"])
+            self.assertEqual(fr.check_options(engine), [])
+
+    def test_a_refused_network_is_named(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            wrong = os.path.join(tmp, "net.txt")
+            open(wrong, "w").close()
+            engine = fr.Engine("a", stub_engine(tmp), [f"EvalFile={wrong}"])
+            self.assertEqual(fr.check_options(engine), ["info string error: option 'EvalFile': not a network"])
+            with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit) as stop:
+                fr.check_engines("tool", [fr.Engine("b", stub_engine(tmp, "b")), engine])
+            self.assertEqual(stop.exception.code, 2)
+            self.assertIn("a (", err.getvalue())
+            self.assertIn("not a network", err.getvalue())
+            self.assertNotIn("b (", err.getvalue())
+
+    def test_an_engine_that_does_not_answer(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            mute = fr.Engine("a", stub_engine(tmp, "mute"))
+            self.assertEqual(fr.check_options(mute, seconds=5), ["no readyok (exit code 0)"])
+            self.assertIn("cannot start", fr.check_options(fr.Engine("a", os.path.join(tmp, "none")))[0])
+
+    def test_tm_sprt_run_plays_nothing_with_a_refused_option(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            wrong = os.path.join(tmp, "net.txt")
+            open(wrong, "w").close()
+            done = subprocess.run([sys.executable, os.path.join(HERE, "tm_sprt.py"), "run", "--name", "x",
+                                   "--binary-a", stub_engine(tmp), "--option-b", f"EvalFile={wrong}",
+                                   "--fastchess", sys.executable, "--lock", os.path.join(tmp, "lock"),
+                                   "--out-dir", os.path.join(tmp, "out")],
+                                  capture_output=True, text=True, timeout=60)
+            self.assertEqual(done.returncode, 2, done.stderr)
+            self.assertIn("refused its options", done.stderr)
+            self.assertEqual(os.listdir(os.path.join(tmp, "out")), [])
+
+
 INTERRUPTED = """#!{python}
 # A stand-in for fastchess stopped by Ctrl-C: it writes a real run's games under the engine
 # names it is given, prints that run's report and "interrupted", and exits with 1 as fastchess does.
@@ -151,7 +223,7 @@ class Interrupted(unittest.TestCase):
                                            out=sample("fastchess_selfplay.out")))
             os.chmod(fake, 0o755)
             done = subprocess.run([sys.executable, os.path.join(HERE, "tm_sprt.py"), "run", "--name", "cut",
-                                   "--tc", "1+0.01", "--games", "20", "--binary-a", sys.executable,
+                                   "--tc", "1+0.01", "--games", "20", "--binary-a", stub_engine(tmp),
                                    "--fastchess", fake, "--lock", os.path.join(tmp, "lock"), "--out-dir", tmp],
                                   capture_output=True, text=True, timeout=60)
             self.assertEqual(done.returncode, 1, done.stderr)

@@ -137,6 +137,7 @@ def run(args):
     args.json, args.pgn = base + ".json", base + ".pgn"
     names = [f"{os.path.basename(p)}-{side}" for p, side in zip(paths, "AB")]
     engines = [fastchess_run.Engine(n, p, opts) for n, p, opts in zip(names, paths, (args.option_a, args.option_b))]
+    fastchess_run.check_engines("tm_sprt.py run", engines)
     cmd = fastchess_run.command(fastchess, engines, tc, args.games // 2, os.path.abspath(args.book),
                                 args.concurrency, args.pgn, sprt=sprt, seed=args.seed, log=base + ".log")
     with fastchess_run.locked(args.lock):

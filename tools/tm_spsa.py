@@ -117,6 +117,7 @@ def play(args, plus, minus, seed):
     names = ("plus", "minus")
     engines = [fastchess_run.Engine(name, args.engine, [f"{n}={v}" for n, v in values])
                for name, values in zip(names, (plus, minus))]
+    fastchess_run.check_engines("tm_spsa.py run", engines)
     with tempfile.TemporaryDirectory(prefix="tm_spsa-") as tmp:
         pgn = os.path.join(tmp, "games.pgn")
         cmd = fastchess_run.command(args.fastchess, engines, args.tc_parsed, args.pairs, args.book,
