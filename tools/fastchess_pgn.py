@@ -11,7 +11,9 @@ fastchess (github Disservin/fastchess, `app/src/game/pgn/pgn_builder.cpp`) write
   at a repeating control M/B the base is added on every M-th move of the side, before the
   move's time is taken off);
 - after the last move's fields the reason the game ended (`White mates`, `Black loses on
-  time (12ms overrun)`, `White disconnects`, `Black's connection stalls`, …);
+  time (12ms overrun)`, `White disconnects`, `Black's connection stalls`, …); a game that
+  ended before its first engine move has no comment, and `read_games` takes its reason from
+  fastchess's standard output instead;
 - the same `[Round]` for both games of a pair (one opening, colours reversed).
 
 This module reads that with no chess library: it needs only which side made each move.
@@ -20,6 +22,7 @@ This module reads that with no chess library: it needs only which side made each
 import collections
 import dataclasses
 import math
+import os
 import re
 import statistics
 
@@ -158,8 +161,40 @@ def _game(headers, movetext):
     return Game(headers, moves, _reason(comment))
 
 
+# fastchess's standard output names every game's end: `Finished game 5 (a vs b): 1-0 {Black's
+# connection stalls}`.
+FINISHED = re.compile(r"^Finished game \d+ \((.+) vs (.+)\): (1-0|0-1|1/2-1/2|\*) \{(.*)\}\s*$")
+
+
+def finished_reasons(path):
+    """{(white, black, result): [reason, …]} from fastchess's output file, in finish order."""
+    reasons = collections.defaultdict(list)
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if m := FINISHED.match(line):
+                reasons[m.groups()[:3]].append(m.group(4))
+    return reasons
+
+
 def read_games(path):
-    """Every game of a fastchess PGN file, in file order."""
+    """Every game of a fastchess PGN file, in file order. A game that ended before its first
+    engine move has no comment to hold its reason, so a stall there would read as a crash: its
+    reason is taken from fastchess's output when the file beside the PGN (`x.out` for `x.pgn`,
+    as the tools here name them) has it. fastchess writes a game to both as it finishes, so the
+    n-th game of a pairing with a result is matched to the n-th such line."""
+    games = _read_pgn(path)
+    out = os.path.splitext(path)[0] + ".out"
+    if os.path.isfile(out):
+        reasons = finished_reasons(out)
+        for game in games:
+            said = reasons[(game.white, game.black, game.headers.get("Result", "*"))]
+            reason = said.pop(0) if said else ""
+            if not game.reason:
+                game.reason = reason
+    return games
+
+
+def _read_pgn(path):
     games, headers, movetext = [], {}, []
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:

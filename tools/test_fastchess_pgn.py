@@ -5,7 +5,9 @@ the clock comments must obey fastchess's own clock rules. `make test` runs them.
 
 import os
 import re
+import shutil
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -75,6 +77,24 @@ class Results(unittest.TestCase):
         t = fp.tally(games("incidents"), "sandglass", opponent="illegal")
         self.assertEqual((t["wins"], t["games"], t["ptnml"]), (2, 2, [0, 0, 0, 0, 1]))
         self.assertEqual(list(t["incidents"]), ["illegal"])
+
+    def test_a_stall_before_the_first_move_is_read_from_fastchess_output(self):
+        # Both games ended before the stalling engine's first move, so the PGN has no comment
+        # that says why. fastchess's output does: game 1 failed while the engine was started
+        # (fastchess calls that a disconnect, naming the side to move), game 2 stalled.
+        self.assertEqual([g.incident() for g in games("first_move")], [("stall", "crash"), ("stall", "stall")])
+        self.assertEqual([g.reason for g in games("first_move")],
+                         ["White disconnects", "White's connection stalls"])
+        with tempfile.TemporaryDirectory() as tmp:
+            alone = os.path.join(tmp, "fastchess_first_move.pgn")
+            shutil.copy(os.path.join(DATA, "fastchess_first_move.pgn"), alone)
+            self.assertEqual([g.incident() for g in fp.read_games(alone)], [("stall", "crash")] * 2)
+
+    def test_reasons_in_the_pgn_are_kept(self):
+        # The illegal move's comment names the move, fastchess's output line does not.
+        reasons = [g.reason for g in games("incidents")]
+        self.assertIn("Black makes an illegal move: a1a1", reasons)
+        self.assertEqual(len(reasons), 6)
 
 
 class Clocks(unittest.TestCase):

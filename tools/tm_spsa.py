@@ -122,7 +122,7 @@ def play(args, plus, minus, seed):
         pgn = os.path.join(tmp, "games.pgn")
         cmd = fastchess_run.command(args.fastchess, engines, args.tc_parsed, args.pairs, args.book,
                                     args.concurrency, pgn, seed=seed)
-        code, output = fastchess_run.play(cmd, tmp, os.path.join(tmp, "fastchess.out"))
+        code, output = fastchess_run.play(cmd, tmp, os.path.join(tmp, "games.out"))
         if code != 0 or not os.path.exists(pgn):
             sys.stderr.write(output[-2000:])
             raise RuntimeError(f"fastchess failed (exit {code})")
