@@ -113,6 +113,73 @@ fn datagen_then_train_then_search_with_the_network() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `datagen` and `selfplay` play with the network `--eval-file` names, so that an older
+/// generation of data can be made again by the network that made it once a newer one is
+/// embedded: the embedded network's own bytes give the same games as naming none, another
+/// network other games, and a file that is not a network is refused before anything is
+/// written.
+#[test]
+fn datagen_and_selfplay_play_with_the_network_they_are_given() {
+    let dir = scratch("eval-file");
+    let book = dir.join("book.epd");
+    std::fs::write(
+        &book,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n",
+    )
+    .expect("book");
+    let embedded = dir.join("embedded.nnue");
+    std::fs::write(&embedded, include_bytes!("../src/eval/nnue/embedded.nnue"))
+        .expect("network file");
+    let other = concat!(env!("CARGO_MANIFEST_DIR"), "/data/nets/net8-candidate.nnue");
+    let not_a_network = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    let book = path(&book).to_string();
+
+    let datagen = |name: &str, network: Option<&str>| {
+        let out = dir.join(name);
+        let mut args = vec!["datagen", "--book", &book, "--out", path(&out)];
+        args.extend(["--positions", "200", "--nodes", "300", "--seed", "4"]);
+        args.extend(network.map(|n| ["--eval-file", n]).iter().flatten());
+        (output(&args), out)
+    };
+    let shard = |name: &str, network: Option<&str>| {
+        let (out, folder) = datagen(name, network);
+        succeeded(out);
+        std::fs::read(folder.join("shard-0.bin")).expect("datagen wrote its shard")
+    };
+    let plain = shard("none", None);
+    assert_eq!(shard("same", Some(path(&embedded))), plain);
+    assert_ne!(shard("other", Some(other)), plain);
+    let (refused, folder) = datagen("refused", Some(not_a_network));
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("--eval-file") && said.contains("not a Sandglass network"),
+        "{said}"
+    );
+    assert!(!folder.exists(), "nothing written");
+
+    let selfplay = |name: &str, network: Option<&str>| {
+        let pgn = dir.join(name);
+        let mut args = vec!["selfplay", "--book", &book, "--out", path(&pgn)];
+        args.extend(["--games", "2", "--nodes", "300"]);
+        args.extend(network.map(|n| ["--eval-file", n]).iter().flatten());
+        (output(&args), pgn)
+    };
+    let games = |name: &str, network: Option<&str>| {
+        let (out, pgn) = selfplay(name, network);
+        succeeded(out);
+        std::fs::read_to_string(pgn).expect("selfplay wrote its games")
+    };
+    let plain = games("none.pgn", None);
+    assert_eq!(games("same.pgn", Some(path(&embedded))), plain);
+    assert_ne!(games("other.pgn", Some(other)), plain);
+    let (refused, pgn) = selfplay("refused.pgn", Some(not_a_network));
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a Sandglass network"));
+    assert!(!pgn.exists(), "nothing written");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `train` on `data` into `out` for `epochs` epochs of small batches, with `extra` options.
 fn train(data: &Path, out: &Path, epochs: u32, extra: &[&str]) -> std::process::Output {
     let epochs = epochs.to_string();

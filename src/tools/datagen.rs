@@ -18,6 +18,7 @@
 
 use super::packed::{Packed, RECORD_BYTES};
 use super::selfplay::{self, GameResult};
+use crate::eval::nnue::Network;
 use crate::position::Position;
 use crate::score::is_mate;
 use crate::search::ordering::is_noisy;
@@ -30,7 +31,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Arguments of `sandglass datagen`.
@@ -82,6 +83,11 @@ pub struct DatagenArgs {
     /// table size").
     #[arg(long, default_value_t = 2)]
     pub hash: usize,
+    /// Play with this network file instead of the embedded one (read as the `EvalFile`
+    /// option reads it). Each generation of data comes from the network that played it, so
+    /// an older generation's line names that network once a newer one is embedded.
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<String>,
 }
 
 /// The most random plies `--random-plies` allows. The book line is the opening; a hundred
@@ -202,21 +208,27 @@ fn start_position(
     selfplay::ended_by_rule(&pos).is_none().then_some(pos)
 }
 
-/// Is `pos` within ±`limit` centipawns by a short search? (A start position that is not is
-/// decided before the game begins.)
-fn balanced(pos: &Position, limit: i32, tt: &TranspositionTable) -> bool {
+/// Is `pos` within ±`limit` centipawns by a short search with `network`? (A start position
+/// that is not is decided before the game begins.)
+fn balanced(
+    pos: &Position,
+    limit: i32,
+    network: &Option<Arc<Network>>,
+    tt: &TranspositionTable,
+) -> bool {
     tt.clear();
     let limits = Limits {
         mode: Mode::nodes(REJECT_NODES),
+        network: network.clone(),
         ..Limits::default()
     };
     let outcome = search::search(pos, &limits, tt, &Signals::new(false), &mut |_| {});
     outcome.score.abs() <= limit
 }
 
-/// Play one game and return its kept positions as records.
-fn game_records(start: &Position, mode: &Mode, tt: &TranspositionTable) -> Vec<u8> {
-    let game = selfplay::play_game(start, mode, tt);
+/// Play one game with `limits` and return its kept positions as records.
+fn game_records(start: &Position, limits: &Limits, tt: &TranspositionTable) -> Vec<u8> {
+    let game = selfplay::play_game(start, limits, tt);
     let result = match game.result {
         GameResult::WhiteWins => 2,
         GameResult::Draw => 1,
@@ -281,6 +293,7 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
         ));
     }
     let book = selfplay::openings(args.book.as_deref(), args.chess960)?;
+    let network = selfplay::network_of(args.eval_file.as_deref())?;
     let threads = usize::from(args.threads);
     let tables =
         TranspositionTable::per_thread(args.hash, threads).map_err(|e| format!("--hash: {e}"))?;
@@ -313,9 +326,13 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
     bar.set_position(existing);
     bar.reset_eta();
     let failure: Mutex<Option<String>> = Mutex::new(None);
-    let mode = match args.soft_nodes {
-        Some(soft) => Mode::soft_nodes(soft),
-        None => Mode::nodes(args.nodes),
+    let limits = Limits {
+        mode: match args.soft_nodes {
+            Some(soft) => Mode::soft_nodes(soft),
+            None => Mode::nodes(args.nodes),
+        },
+        network,
+        ..Limits::default()
     };
     let rejected = AtomicU64::new(0);
     let started = Instant::now();
@@ -323,7 +340,7 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
     std::thread::scope(|scope| {
         for (t, (shard, tt)) in shards.iter().zip(&tables).enumerate() {
             let (book, total, bar, failure) = (&book, &total, &bar, &failure);
-            let (mode, rejected) = (&mode, &rejected);
+            let (limits, rejected) = (&limits, &rejected);
             scope.spawn(move || {
                 let fail = |e: String| {
                     *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
@@ -352,12 +369,12 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
                         continue;
                     };
                     if let Some(limit) = args.reject_score {
-                        if !balanced(&start, limit, tt) {
+                        if !balanced(&start, limit, &limits.network, tt) {
                             rejected.fetch_add(1, Ordering::Relaxed);
                             continue;
                         }
                     }
-                    let records = game_records(&start, mode, tt);
+                    let records = game_records(&start, limits, tt);
                     if !records.is_empty() {
                         fruitless = 0;
                     }
@@ -412,7 +429,11 @@ mod tests {
         let mut rng = Rng(5);
         let book = [Position::startpos()];
         let start = start_position(&book, &mut rng, 0, 4).expect("a start position");
-        let bytes = game_records(&start, &Mode::nodes(300), &tt);
+        let limits = Limits {
+            mode: Mode::nodes(300),
+            ..Limits::default()
+        };
+        let bytes = game_records(&start, &limits, &tt);
         assert_eq!(bytes.len() % RECORD_BYTES, 0);
         let records = decode_all(&bytes).expect("decodes");
         assert!(!records.is_empty());
@@ -583,8 +604,9 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let odds = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
             .expect("fen");
-        assert!(!balanced(&odds, 400, &tt));
-        assert!(balanced(&Position::startpos(), 400, &tt));
+        let network = crate::eval::nnue::select::default_network();
+        assert!(!balanced(&odds, 400, &network, &tt));
+        assert!(balanced(&Position::startpos(), 400, &network, &tt));
     }
 
     /// A soft node limit ends a search after a whole iteration: its tree is exactly that of

@@ -7,6 +7,7 @@
 //! code, not on the machine's load), and a game is adjudicated once both sides' searches agree
 //! it is decided, since the moves after that teach the tuner nothing.
 
+use crate::eval::nnue::{select, Network};
 use crate::position::{move_to_san, Position};
 use crate::score::{is_mate, MATE};
 use crate::search::{self, Limits, Memory, Signals};
@@ -15,7 +16,7 @@ use crate::tt::TranspositionTable;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Arguments of `sandglass selfplay`.
@@ -47,6 +48,10 @@ pub struct SelfplayArgs {
     /// Transposition table per game, in MB.
     #[arg(long, default_value_t = 8)]
     pub hash: usize,
+    /// Play with this network file instead of the embedded one (read as the `EvalFile`
+    /// option reads it; `<embedded>` is the embedded one).
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<String>,
 }
 
 /// The most games played at once.
@@ -185,10 +190,10 @@ pub fn ended_by_rule(pos: &Position) -> Option<(GameResult, &'static str)> {
     None
 }
 
-/// Plays one game from `start`, each move a search in `mode` (fixed or soft nodes, so that
-/// a game does not depend on the machine) with table `tt`; the search keeps its memory for
-/// the game, as the engine does.
-pub fn play_game(start: &Position, mode: &Mode, tt: &TranspositionTable) -> Game {
+/// Plays one game from `start`, each move a search with `limits` (their mode fixed or soft
+/// nodes, so that a game does not depend on the machine; their network the evaluation) and
+/// table `tt`; the search keeps its memory for the game, as the engine does.
+pub fn play_game(start: &Position, limits: &Limits, tt: &TranspositionTable) -> Game {
     tt.clear();
     let mut memory = Memory::new();
     let mut pos = start.clone();
@@ -198,10 +203,6 @@ pub fn play_game(start: &Position, mode: &Mode, tt: &TranspositionTable) -> Game
     let mut move_scores = Vec::new();
     // White-view scores of the last searches.
     let mut scores: Vec<i32> = Vec::new();
-    let limits = Limits {
-        mode: mode.clone(),
-        ..Limits::default()
-    };
     let (result, termination) = loop {
         if let Some(end) = ended_by_rule(&pos) {
             break end;
@@ -215,7 +216,7 @@ pub fn play_game(start: &Position, mode: &Mode, tt: &TranspositionTable) -> Game
         let signals = Signals::new(false);
         let outcome = search::search_then(
             &pos,
-            &limits,
+            limits,
             tt,
             &mut memory,
             &signals,
@@ -382,8 +383,22 @@ pub fn chess960_starts() -> Vec<Position> {
         .collect()
 }
 
+/// The network that `--eval-file` names for the tools that play games (`selfplay`,
+/// `datagen`): the embedded one when it names none. A generation of training data is made by
+/// the network that played it, so the README's line for an older generation names its network
+/// by file once a newer one is embedded.
+pub fn network_of(eval_file: Option<&str>) -> Result<Option<Arc<Network>>, String> {
+    let path = eval_file.unwrap_or("");
+    select::load_file(path).map_err(|e| format!("--eval-file {path}: {e}"))
+}
+
 pub fn run(args: &SelfplayArgs) -> Result<bool, String> {
     let book = openings(args.book.as_deref(), args.chess960)?;
+    let limits = Limits {
+        mode: Mode::nodes(args.nodes),
+        network: network_of(args.eval_file.as_deref())?,
+        ..Limits::default()
+    };
     // Made here, not in the threads, so that a refused --hash is an error before any game
     // is played or file written.
     let tables = TranspositionTable::per_thread(args.hash, args.threads)
@@ -401,13 +416,14 @@ pub fn run(args: &SelfplayArgs) -> Result<bool, String> {
     std::thread::scope(|scope| {
         for tt in &tables {
             let (book, out, next, tally, failure) = (&book, &out, &next, &tally, &failure);
+            let limits = &limits;
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= args.games {
                     break;
                 }
                 let start = &book[opening_index(i, args.seed, book.len())];
-                let game = play_game(start, &Mode::nodes(args.nodes), tt);
+                let game = play_game(start, limits, tt);
                 let pgn = game.to_pgn(i + 1);
                 let done = {
                     let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
@@ -528,7 +544,11 @@ mod tests {
             panic!("FEN rejected")
         };
         let tt = TranspositionTable::new(1);
-        let game = play_game(&start, &Mode::nodes(2_000), &tt);
+        let limits = Limits {
+            mode: Mode::nodes(2_000),
+            ..Limits::default()
+        };
+        let game = play_game(&start, &limits, &tt);
         assert!(!game.moves.is_empty());
         let pgn = game.to_pgn(1);
         assert!(pgn.contains("40... "), "{pgn}");
@@ -555,7 +575,7 @@ mod tests {
         // White is a rook up: the game is won for White, by mate or adjudication.
         assert_eq!(game.result, GameResult::WhiteWins, "{pgn}");
         // Fixed nodes: the same game every time.
-        let again = play_game(&start, &Mode::nodes(2_000), &tt);
+        let again = play_game(&start, &limits, &tt);
         assert_eq!(again.moves, game.moves);
     }
 }
