@@ -1,17 +1,23 @@
 //! The Python tools' own checks: `tools/tm_spsa.py selftest` verifies the SPSA schedule
-//! against its defining end values and the direction of an update. It needs only the
-//! standard library, so any `python3` runs it (`SANDGLASS_PYTHON` if set).
+//! against its defining end values and the direction of an update, and the match tools'
+//! engine check reads the real engine's refusal of a file that is not a network. They need
+//! only the standard library, so any `python3` runs them (`SANDGLASS_PYTHON` if set).
 
 use std::process::Command;
 
 const SPSA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/tm_spsa.py");
 
-#[test]
-fn spsa_tuner_selftest() {
-    let python = std::env::var("SANDGLASS_PYTHON")
+/// `SANDGLASS_PYTHON` when set (`make test` sets its virtual environment's), else `python3`.
+fn python() -> String {
+    std::env::var("SANDGLASS_PYTHON")
         .ok()
         .filter(|p| !p.is_empty())
-        .unwrap_or_else(|| "python3".to_string());
+        .unwrap_or_else(|| "python3".to_string())
+}
+
+#[test]
+fn spsa_tuner_selftest() {
+    let python = python();
     let out = Command::new(&python)
         .args([SPSA, "selftest"])
         .output()
@@ -30,10 +36,7 @@ fn spsa_tuner_selftest() {
 /// match would pit the embedded network against itself and look valid.
 #[test]
 fn match_tools_see_the_engine_refuse_a_file_that_is_not_a_network() {
-    let python = std::env::var("SANDGLASS_PYTHON")
-        .ok()
-        .filter(|p| !p.is_empty())
-        .unwrap_or_else(|| "python3".to_string());
+    let python = python();
     let root = env!("CARGO_MANIFEST_DIR");
     let script = "import sys; sys.path.insert(0, sys.argv[1]); import fastchess_run as fr; \
                   print(fr.check_options(fr.Engine('s', sys.argv[2], ['EvalFile=' + sys.argv[3], 'Hash=16'])))";
