@@ -5,7 +5,7 @@
 //! machine to machine, and a change that alters it is a change to search or evaluation.
 //! The last line, `<nodes> nodes <nps> nps`, is what OpenBench reads.
 
-use crate::eval::nnue::{select, Network};
+use crate::eval::nnue::Network;
 use crate::position::Position;
 use crate::search::{self, Limits, Signals};
 use crate::time::Mode;
@@ -116,10 +116,7 @@ pub fn bench(
 
 pub fn run(args: &BenchArgs) -> Result<bool, String> {
     let depth = args.depth.clamp(1, 64);
-    let network = match &args.eval_file {
-        Some(path) => select::load_file(path).map_err(|e| format!("--eval-file {path}: {e}"))?,
-        None => select::default_network(),
-    };
+    let network = super::eval_file_network(args.eval_file.as_deref())?;
     let (nodes, time) = bench(depth, network, |i, fen, n| {
         println!("{:>2} {n:>10} {fen}", i + 1)
     });

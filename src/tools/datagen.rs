@@ -293,7 +293,7 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
         ));
     }
     let book = selfplay::openings(args.book.as_deref(), args.chess960)?;
-    let network = selfplay::network_of(args.eval_file.as_deref())?;
+    let network = super::eval_file_network(args.eval_file.as_deref())?;
     let threads = usize::from(args.threads);
     let tables =
         TranspositionTable::per_thread(args.hash, threads).map_err(|e| format!("--hash: {e}"))?;

@@ -7,7 +7,6 @@
 //! code, not on the machine's load), and a game is adjudicated once both sides' searches agree
 //! it is decided, since the moves after that teach the tuner nothing.
 
-use crate::eval::nnue::{select, Network};
 use crate::position::{move_to_san, Position};
 use crate::score::{is_mate, MATE};
 use crate::search::{self, Limits, Memory, Signals};
@@ -16,7 +15,7 @@ use crate::tt::TranspositionTable;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// Arguments of `sandglass selfplay`.
@@ -383,20 +382,11 @@ pub fn chess960_starts() -> Vec<Position> {
         .collect()
 }
 
-/// The network that `--eval-file` names for the tools that play games (`selfplay`,
-/// `datagen`): the embedded one when it names none. A generation of training data is made by
-/// the network that played it, so the README's line for an older generation names its network
-/// by file once a newer one is embedded.
-pub fn network_of(eval_file: Option<&str>) -> Result<Option<Arc<Network>>, String> {
-    let path = eval_file.unwrap_or("");
-    select::load_file(path).map_err(|e| format!("--eval-file {path}: {e}"))
-}
-
 pub fn run(args: &SelfplayArgs) -> Result<bool, String> {
     let book = openings(args.book.as_deref(), args.chess960)?;
     let limits = Limits {
         mode: Mode::nodes(args.nodes),
-        network: network_of(args.eval_file.as_deref())?,
+        network: super::eval_file_network(args.eval_file.as_deref())?,
         ..Limits::default()
     };
     // Made here, not in the threads, so that a refused --hash is an error before any game
