@@ -164,18 +164,17 @@ def main():
     shutil.copy2(paths[0], player)
     book = os.path.abspath(args.book)
 
-    fastchess_run.check_engines("gauntlet.py", [fastchess_run.Engine("sandglass", player, args.option)]
-                                + [fastchess_run.Engine(o, found[o]) for o in opponents if o != "self"])
+    me = fastchess_run.Engine("sandglass", player, args.option)
+    others = {opp: (fastchess_run.Engine("sandglass-2", player, args.option) if opp == "self"
+                    else fastchess_run.Engine(opp, found[opp])) for opp in opponents}
+    fastchess_run.check_engines("gauntlet.py", [me] + [e for opp, e in others.items() if opp != "self"])
     rows = []
     threads = threads_of(args.option)
     for text, tc in controls:
         for opp in opponents:
             tag = f"{text.replace('/', 'per').replace('=', '')}-{opp}"
-            me = fastchess_run.Engine("sandglass", player, args.option)
-            other = (fastchess_run.Engine("sandglass-2", player, args.option) if opp == "self"
-                     else fastchess_run.Engine(opp, found[opp]))
             pgn = os.path.join(out, tag + ".pgn")
-            cmd = fastchess_run.command(fastchess, [me, other], tc, args.games // 2, book, args.concurrency, pgn,
+            cmd = fastchess_run.command(fastchess, [me, others[opp]], tc, args.games // 2, book, args.concurrency, pgn,
                                         log=os.path.join(out, tag + ".log"))
             print("+", shlex.join(cmd), flush=True)
             with fastchess_run.locked(args.lock):

@@ -22,6 +22,7 @@ import fastchess_run as fr  # noqa: E402
 import gauntlet  # noqa: E402
 import stats  # noqa: E402
 import tm_sprt  # noqa: E402
+from test_sprt_forecast import pooled  # noqa: E402
 
 DATA = os.path.join(HERE, "testdata")
 
@@ -289,25 +290,13 @@ class TmSprtRow(unittest.TestCase):
         other_tc = dict(part, command=command.replace("10+0.1", "nodes=20000"))
         other_sprt = dict(part, sprt=dict(part["sprt"], elo0=-10, elo1=0))
 
-        def pooled(*parts, sprt=None):
-            with tempfile.TemporaryDirectory() as tmp:
-                paths = []
-                for i, p in enumerate(parts):
-                    paths.append(os.path.join(tmp, f"{i}.json"))
-                    with open(paths[-1], "w", encoding="utf-8") as f:
-                        json.dump(p, f)
-                out = io.StringIO()
-                with contextlib.redirect_stdout(out):
-                    tm_sprt.pool(argparse.Namespace(json=paths, ptnml=[], sprt=sprt, simulate=0, seed=1))
-                return out.getvalue()
-
         # Another binary path and seed is the same question, and the runs' own SPRT is used.
-        self.assertIn("SPRT [0, 10] over the 8 complete pairs", pooled(part, rebuilt))
+        self.assertIn("SPRT [0, 10] over the 8 complete pairs", pooled([part, rebuilt]))
         for other in (other_tc, other_sprt):
             with self.assertRaises(SystemExit):
-                pooled(part, other)
+                pooled([part, other])
         with self.assertRaises(SystemExit):
-            pooled(part, sprt="elo0=-5,elo1=5")
+            pooled([part], sprt="elo0=-5,elo1=5")
 
     def test_a_disagreement_with_fastchess_is_reported(self):
         games = fp.read_games(sample("fastchess_selfplay.pgn"))

@@ -155,6 +155,21 @@ class AgainstTheGsprt(unittest.TestCase):
         self.assertGreater(few["averaged"]["pass"], 0.5)
 
 
+def pooled(runs, ptnml=(), sprt=None):
+    """What `tm_sprt.py pool` prints for `runs` (each written to a JSON file, as `run` writes
+    its summary) and `ptnml` counts, with `--sprt sprt`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i, run in enumerate(runs):
+            paths.append(os.path.join(tmp, f"{i}.json"))
+            with open(paths[-1], "w", encoding="utf-8") as f:
+                json.dump(run, f)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            tm_sprt.pool(argparse.Namespace(json=paths, ptnml=list(ptnml), sprt=sprt, simulate=0, seed=1))
+    return out.getvalue()
+
+
 class Pool(unittest.TestCase):
     """`tm_sprt.py pool` over JSON runs and runs given by their counts."""
 
@@ -162,18 +177,7 @@ class Pool(unittest.TestCase):
             {"games": 120, "wins": 31, "draws": 65, "losses": 24, "ptnml": [3, 10, 27, 17, 3]})
 
     def pool(self, runs, ptnml=()):
-        with tempfile.TemporaryDirectory() as tmp:
-            paths = []
-            for i, run in enumerate(runs):
-                paths.append(os.path.join(tmp, f"{i}.json"))
-                with open(paths[-1], "w", encoding="utf-8") as f:
-                    json.dump(run, f)
-            args = argparse.Namespace(json=paths, ptnml=list(ptnml), sprt="elo0=-10,elo1=0",
-                                      simulate=0, seed=1)
-            out = io.StringIO()
-            with contextlib.redirect_stdout(out):
-                tm_sprt.pool(args)
-        return out.getvalue()
+        return pooled(runs, ptnml, sprt="elo0=-10,elo1=0")
 
     def test_json_runs(self):
         text = self.pool(self.RUNS)
