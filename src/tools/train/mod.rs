@@ -25,17 +25,39 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// The learning rate of epoch `epoch` (counted from 1, as the progress lines count):
-/// `--lr` decayed by `--lr-decay` after each epoch, and dropped by `--lr-drop` from epoch
-/// `--lr-drop-epoch` on. A function of the epoch alone, so a resumed run continues the same
-/// schedule.
+/// The default of `--lr-decay` (the step schedule's decay per epoch).
+pub const LR_DECAY: f32 = 0.92;
+
+/// The learning rate of epoch `epoch` (counted from 1, as the progress lines count). Under
+/// the step schedule: `--lr` decayed by `--lr-decay` after each epoch, and dropped by
+/// `--lr-drop` from epoch `--lr-drop-epoch` on. Under the cosine schedule, [`cosine_rate`]
+/// from `--lr` down to `--lr-min` over `--epochs`. A function of the options and the epoch
+/// alone, so a resumed run continues the same schedule.
 pub fn learning_rate(args: &TrainArgs, epoch: u64) -> f32 {
+    if args.lr_schedule == "cosine" {
+        return cosine_rate(args.lr, args.lr_min, epoch, args.epochs);
+    }
     let decays = i32::try_from(epoch.saturating_sub(1)).unwrap_or(i32::MAX);
-    let decayed = args.lr * args.lr_decay.powi(decays);
+    let decayed = args.lr * args.lr_decay.unwrap_or(LR_DECAY).powi(decays);
     match args.lr_drop_epoch {
         Some(drop) if epoch >= drop => decayed * args.lr_drop,
         _ => decayed,
     }
+}
+
+/// Cosine annealing without restarts (Loshchilov & Hutter 2017, "SGDR: Stochastic Gradient
+/// Descent with Warm Restarts", ICLR, equation 5): `η = η_min + ½(η_max − η_min)(1 +
+/// cos(π·T_cur/T_i))`, with `T_cur = epoch − 1` epochs done and `T_i = epochs − 1`, so that
+/// the first epoch runs at `max` and the last at `min`. The rate stays near `max` early, when
+/// the weights are far from any minimum, falls fastest midway, and lingers near `min` at the
+/// end, where a step schedule's drop leaves it all at once.
+pub fn cosine_rate(max: f32, min: f32, epoch: u64, epochs: u64) -> f32 {
+    if epochs <= 1 {
+        return max;
+    }
+    let done = epoch.saturating_sub(1).min(epochs - 1) as f64;
+    let phase = std::f64::consts::PI * done / (epochs - 1) as f64;
+    (f64::from(min) + 0.5 * f64::from(max - min) * (1.0 + phase.cos())) as f32
 }
 
 /// Arguments of `sandglass train`.
@@ -58,17 +80,24 @@ pub struct TrainArgs {
     /// AdamW's step size (above 0, at most 1).
     #[arg(long, default_value_t = 0.001, value_parser = above_zero_to_one)]
     pub lr: f32,
-    /// Multiply the learning rate by this after every epoch (above 0, at most 1).
-    #[arg(long, default_value_t = 0.92, value_parser = above_zero_to_one)]
-    pub lr_decay: f32,
-    /// From this epoch on (counting from 1), the learning rate is also multiplied by
-    /// --lr-drop: a late step down, which let Viridithas's networks settle into a minimum
-    /// the decay alone approached slowly (+112 Elo there).
+    /// How the learning rate falls: `step` (--lr-decay after every epoch, and the drop at
+    /// --lr-drop-epoch) or `cosine` (from --lr down to --lr-min along a half cosine).
+    #[arg(long, default_value = "step", value_parser = ["step", "cosine"])]
+    pub lr_schedule: String,
+    /// The step schedule's factor after every epoch (above 0, at most 1; 0.92 when not given).
+    #[arg(long, value_parser = above_zero_to_one)]
+    pub lr_decay: Option<f32>,
+    /// From this epoch on (counting from 1), the step schedule also multiplies the learning
+    /// rate by --lr-drop: a late step down, which let Viridithas's networks settle into a
+    /// minimum the decay alone approached slowly (+112 Elo there).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub lr_drop_epoch: Option<u64>,
     /// The factor of that step down (above 0, at most 1).
     #[arg(long, default_value_t = 0.1, value_parser = above_zero_to_one)]
     pub lr_drop: f32,
+    /// The cosine schedule's learning rate in the last epoch (0 to --lr).
+    #[arg(long, default_value_t = 0.00001, value_parser = zero_to_one)]
+    pub lr_min: f32,
     /// AdamW weight decay (0 to 1).
     #[arg(long, default_value_t = 0.0001, value_parser = zero_to_one)]
     pub weight_decay: f32,
@@ -378,7 +407,29 @@ fn shape_of(args: &TrainArgs) -> Result<Shape, String> {
     })
 }
 
+/// Options that belong to the other schedule, or a cosine that would climb, are refused
+/// rather than ignored.
+fn check_schedule(args: &TrainArgs) -> Result<(), String> {
+    if args.lr_schedule == "cosine" {
+        if args.lr_decay.is_some() || args.lr_drop_epoch.is_some() {
+            return Err(
+                "--lr-decay and --lr-drop-epoch belong to --lr-schedule step; the cosine \
+                 schedule falls from --lr to --lr-min"
+                    .to_string(),
+            );
+        }
+        if args.lr_min > args.lr {
+            return Err(format!(
+                "--lr-min {} is above --lr {}: the cosine schedule falls",
+                args.lr_min, args.lr
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: &TrainArgs) -> Result<(), String> {
+    check_schedule(args)?;
     let (threads, batch_size) = (args.threads, args.batch);
     let started = Instant::now();
     let resumed = if args.resume {
@@ -581,5 +632,55 @@ mod tests {
             learning_rate(&plain.args, 9),
             plain.args.lr * 0.5f32.powi(8)
         );
+    }
+
+    /// SGDR's equation 5 at the points where its cosine is known exactly: the start (η_max),
+    /// a quarter of the way (η_min + (η_max − η_min)(1 + √½)/2), halfway (the mean) and the
+    /// end (η_min); in between it only falls.
+    #[test]
+    fn the_cosine_schedule_follows_sgdr() {
+        let (max, min) = (0.004f32, 0.00004f32);
+        let close = |got: f32, want: f64| (f64::from(got) - want).abs() < 1e-8;
+        assert!(close(cosine_rate(max, min, 1, 5), 0.004));
+        let quarter = 0.00004 + (0.004 - 0.00004) * (1.0 + 0.5f64.sqrt()) / 2.0;
+        assert!(close(cosine_rate(max, min, 2, 5), quarter));
+        assert!(close(cosine_rate(max, min, 3, 5), 0.00202));
+        assert!(close(cosine_rate(max, min, 5, 5), 0.00004));
+        let rates: Vec<f32> = (1..=20).map(|e| cosine_rate(max, min, e, 20)).collect();
+        assert!(rates.windows(2).all(|w| w[1] < w[0]), "{rates:?}");
+        assert_eq!(cosine_rate(max, min, 1, 1), max);
+        let cli = Cli::try_parse_from([
+            "train",
+            "data",
+            "--lr",
+            "0.004",
+            "--lr-schedule",
+            "cosine",
+            "--lr-min",
+            "0.00004",
+            "--epochs",
+            "5",
+        ])
+        .expect("arguments");
+        assert!(check_schedule(&cli.args).is_ok());
+        assert!(close(learning_rate(&cli.args, 3), 0.00202));
+    }
+
+    /// The other schedule's options, and a cosine that would climb, are errors, not ignored.
+    #[test]
+    fn schedule_options_that_do_not_apply_are_refused() {
+        let refused = |extra: &[&str]| {
+            let mut argv = vec!["train", "data", "--lr-schedule", "cosine"];
+            argv.extend_from_slice(extra);
+            let cli = Cli::try_parse_from(argv).expect("arguments");
+            check_schedule(&cli.args).expect_err("refused")
+        };
+        assert!(refused(&["--lr-decay", "0.9"]).contains("--lr-decay"));
+        assert!(refused(&["--lr-drop-epoch", "3"]).contains("--lr-drop-epoch"));
+        assert!(refused(&["--lr", "0.001", "--lr-min", "0.01"]).contains("--lr-min"));
+        let step =
+            Cli::try_parse_from(["train", "data", "--lr-decay", "0.9", "--lr-drop-epoch", "3"])
+                .expect("arguments");
+        assert!(check_schedule(&step.args).is_ok());
     }
 }
