@@ -25,8 +25,11 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// The default of `--lr-decay` (the step schedule's decay per epoch).
+/// The step schedule's defaults: `--lr-decay` after every epoch, `--lr-drop` at the drop.
 pub const LR_DECAY: f32 = 0.92;
+pub const LR_DROP: f32 = 0.1;
+/// The cosine schedule's default `--lr-min`.
+pub const LR_MIN: f32 = 0.00001;
 
 /// The learning rate of epoch `epoch` (counted from 1, as the progress lines count). Under
 /// the step schedule: `--lr` decayed by `--lr-decay` after each epoch, and dropped by
@@ -35,12 +38,12 @@ pub const LR_DECAY: f32 = 0.92;
 /// alone, so a resumed run continues the same schedule.
 pub fn learning_rate(args: &TrainArgs, epoch: u64) -> f32 {
     if args.lr_schedule == "cosine" {
-        return cosine_rate(args.lr, args.lr_min, epoch, args.epochs);
+        return cosine_rate(args.lr, args.lr_min.unwrap_or(LR_MIN), epoch, args.epochs);
     }
     let decays = i32::try_from(epoch.saturating_sub(1)).unwrap_or(i32::MAX);
     let decayed = args.lr * args.lr_decay.unwrap_or(LR_DECAY).powi(decays);
     match args.lr_drop_epoch {
-        Some(drop) if epoch >= drop => decayed * args.lr_drop,
+        Some(drop) if epoch >= drop => decayed * args.lr_drop.unwrap_or(LR_DROP),
         _ => decayed,
     }
 }
@@ -92,12 +95,13 @@ pub struct TrainArgs {
     /// minimum the decay alone approached slowly (+112 Elo there).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub lr_drop_epoch: Option<u64>,
-    /// The factor of that step down (above 0, at most 1).
-    #[arg(long, default_value_t = 0.1, value_parser = above_zero_to_one)]
-    pub lr_drop: f32,
-    /// The cosine schedule's learning rate in the last epoch (0 to --lr).
-    #[arg(long, default_value_t = 0.00001, value_parser = zero_to_one)]
-    pub lr_min: f32,
+    /// The factor of that step down (above 0, at most 1; 0.1 when not given).
+    #[arg(long, value_parser = above_zero_to_one)]
+    pub lr_drop: Option<f32>,
+    /// The cosine schedule's learning rate in the last epoch (0 to --lr; 0.00001 when not
+    /// given).
+    #[arg(long, value_parser = zero_to_one)]
+    pub lr_min: Option<f32>,
     /// AdamW weight decay (0 to 1).
     #[arg(long, default_value_t = 0.0001, value_parser = zero_to_one)]
     pub weight_decay: f32,
@@ -407,22 +411,30 @@ fn shape_of(args: &TrainArgs) -> Result<Shape, String> {
     })
 }
 
-/// Options that belong to the other schedule, or a cosine that would climb, are refused
-/// rather than ignored.
+/// Options that would do nothing (the other schedule's, or a drop without its epoch) and a
+/// cosine that would climb are refused rather than ignored.
 fn check_schedule(args: &TrainArgs) -> Result<(), String> {
     if args.lr_schedule == "cosine" {
-        if args.lr_decay.is_some() || args.lr_drop_epoch.is_some() {
+        if args.lr_decay.is_some() || args.lr_drop_epoch.is_some() || args.lr_drop.is_some() {
             return Err(
-                "--lr-decay and --lr-drop-epoch belong to --lr-schedule step; the cosine \
-                 schedule falls from --lr to --lr-min"
+                "--lr-decay, --lr-drop-epoch and --lr-drop belong to --lr-schedule step; the \
+                 cosine schedule falls from --lr to --lr-min"
                     .to_string(),
             );
         }
-        if args.lr_min > args.lr {
+        let min = args.lr_min.unwrap_or(LR_MIN);
+        if min > args.lr {
             return Err(format!(
-                "--lr-min {} is above --lr {}: the cosine schedule falls",
-                args.lr_min, args.lr
+                "--lr-min {min} is above --lr {}: the cosine schedule falls",
+                args.lr
             ));
+        }
+    } else {
+        if args.lr_min.is_some() {
+            return Err("--lr-min belongs to --lr-schedule cosine".to_string());
+        }
+        if args.lr_drop.is_some() && args.lr_drop_epoch.is_none() {
+            return Err("--lr-drop needs --lr-drop-epoch, the epoch it starts at".to_string());
         }
     }
     Ok(())
@@ -677,10 +689,28 @@ mod tests {
         };
         assert!(refused(&["--lr-decay", "0.9"]).contains("--lr-decay"));
         assert!(refused(&["--lr-drop-epoch", "3"]).contains("--lr-drop-epoch"));
+        assert!(refused(&["--lr-drop", "0.5"]).contains("--lr-drop"));
         assert!(refused(&["--lr", "0.001", "--lr-min", "0.01"]).contains("--lr-min"));
-        let step =
-            Cli::try_parse_from(["train", "data", "--lr-decay", "0.9", "--lr-drop-epoch", "3"])
-                .expect("arguments");
-        assert!(check_schedule(&step.args).is_ok());
+        assert!(refused(&["--lr", "0.000001"]).contains("--lr-min 0.00001"));
+        let step = |extra: &[&str]| {
+            let mut argv = vec!["train", "data"];
+            argv.extend_from_slice(extra);
+            check_schedule(&Cli::try_parse_from(argv).expect("arguments").args)
+        };
+        assert!(step(&[
+            "--lr-decay",
+            "0.9",
+            "--lr-drop-epoch",
+            "3",
+            "--lr-drop",
+            "0.5"
+        ])
+        .is_ok());
+        assert!(step(&["--lr-min", "0.0001"])
+            .expect_err("refused")
+            .contains("cosine"));
+        assert!(step(&["--lr-drop", "0.5"])
+            .expect_err("refused")
+            .contains("--lr-drop-epoch"));
     }
 }
