@@ -37,7 +37,7 @@ pub const LR_MIN: f32 = 0.00001;
 /// from `--lr` down to `--lr-min` over `--epochs`. A function of the options and the epoch
 /// alone, so a resumed run continues the same schedule.
 pub fn learning_rate(args: &TrainArgs, epoch: u64) -> f32 {
-    if args.lr_schedule == "cosine" {
+    if args.lr_schedule == Schedule::Cosine {
         return cosine_rate(args.lr, args.lr_min.unwrap_or(LR_MIN), epoch, args.epochs);
     }
     let decays = i32::try_from(epoch.saturating_sub(1)).unwrap_or(i32::MAX);
@@ -63,6 +63,17 @@ pub fn cosine_rate(max: f32, min: f32, epoch: u64, epochs: u64) -> f32 {
     (f64::from(min) + 0.5 * f64::from(max - min) * (1.0 + phase.cos())) as f32
 }
 
+/// How the learning rate falls over the epochs (`--lr-schedule`). A tool's option, so clap
+/// reads it directly; the network's shape options are names that `eval::nnue` turns into its
+/// own types, since the engine does not depend on clap.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// --lr-decay after every epoch, and the drop at --lr-drop-epoch
+    Step,
+    /// from --lr down to --lr-min along a half cosine (SGDR)
+    Cosine,
+}
+
 /// Arguments of `sandglass train`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TrainArgs {
@@ -83,10 +94,9 @@ pub struct TrainArgs {
     /// AdamW's step size (above 0, at most 1).
     #[arg(long, default_value_t = 0.001, value_parser = above_zero_to_one)]
     pub lr: f32,
-    /// How the learning rate falls: `step` (--lr-decay after every epoch, and the drop at
-    /// --lr-drop-epoch) or `cosine` (from --lr down to --lr-min along a half cosine).
-    #[arg(long, default_value = "step", value_parser = ["step", "cosine"])]
-    pub lr_schedule: String,
+    /// How the learning rate falls from --lr over the epochs.
+    #[arg(long, value_enum, default_value_t = Schedule::Step)]
+    pub lr_schedule: Schedule,
     /// The step schedule's factor after every epoch (above 0, at most 1; 0.92 when not given).
     #[arg(long, value_parser = above_zero_to_one)]
     pub lr_decay: Option<f32>,
@@ -414,7 +424,7 @@ fn shape_of(args: &TrainArgs) -> Result<Shape, String> {
 /// Options that would do nothing (the other schedule's, or a drop without its epoch) and a
 /// cosine that would climb are refused rather than ignored.
 fn check_schedule(args: &TrainArgs) -> Result<(), String> {
-    if args.lr_schedule == "cosine" {
+    if args.lr_schedule == Schedule::Cosine {
         if args.lr_decay.is_some() || args.lr_drop_epoch.is_some() || args.lr_drop.is_some() {
             return Err(
                 "--lr-decay, --lr-drop-epoch and --lr-drop belong to --lr-schedule step; the \
