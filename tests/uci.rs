@@ -325,6 +325,21 @@ fn ucinewgame_and_clear_hash_forget_what_the_game_learnt() {
             ));
         }
     }
+    // Sent during a search, `Clear Hash` is carried out when that search ends: not before
+    // (the search would fill the tables again) and not never.
+    learn(&mut e);
+    e.send("position startpos moves d2d4 d7d5");
+    e.send("go infinite");
+    e.expect(|l| l.starts("info depth 5"), LIVE, "search output");
+    e.send("setoption name Clear Hash");
+    e.send("stop");
+    e.until_bestmove(LIVE);
+    let again = nodes_at_depth_7(&mut e, "position startpos");
+    if again != fresh {
+        e.fail(&format!(
+            "after Clear Hash during a search: {again} nodes, a new engine searched {fresh}"
+        ));
+    }
     e.finish();
 }
 

@@ -353,17 +353,41 @@ fn hash_resized_between_1_and_256_mb_ten_times() {
         e.fail(&format!("resizing the hash: {text}"));
     }
     search(&mut e, "position startpos", "go depth 5");
-    // Resizing during a search ends that search first (one bestmove), then works.
-    e.send("go infinite");
-    e.expect(|l| l.starts("info depth"), LIVE, "search output");
-    e.send("setoption name Hash value 1");
-    e.send("setoption name Hash value 64");
-    let mut lines = e.sync();
-    lines.extend(e.collect_for(Duration::from_millis(300)));
-    if count_bestmoves(&lines) != 1 {
-        e.fail("resizing the hash during go infinite must end it with one bestmove");
+    // Resizing during a search waits for it: `go infinite` and `go ponder` must not answer
+    // until told, and each still answers once.
+    for (go, end) in [
+        ("go infinite", "stop"),
+        ("go ponder wtime 2000 btime 2000", "ponderhit"),
+    ] {
+        e.send("position startpos moves e2e4");
+        e.send(go);
+        e.expect(|l| l.starts("info depth"), LIVE, "search output");
+        e.send("setoption name Hash value 1");
+        e.send("setoption name Hash value 64");
+        let mut lines = e.sync();
+        lines.extend(e.collect_for(Duration::from_millis(300)));
+        if count_bestmoves(&lines) != 0 {
+            e.fail(&format!(
+                "resizing the hash during `{go}` ended it before `{end}`"
+            ));
+        }
+        let deferred = lines
+            .iter()
+            .filter(|l| l.text.ends_with("applied when the running search ends"))
+            .count();
+        if deferred != 2 {
+            e.fail(&format!(
+                "{deferred} of the 2 resizes said they wait for the search"
+            ));
+        }
+        e.send(end);
+        let lines = e.until_bestmove(LIVE);
+        if let Some(l) = lines.iter().find(|l| l.is_error()) {
+            let text = l.text.clone();
+            e.fail(&format!("after `{end}`: {text}"));
+        }
+        search(&mut e, "position startpos", "go depth 5");
     }
-    search(&mut e, "position startpos", "go depth 5");
     e.finish();
 }
 

@@ -51,6 +51,9 @@ pub struct Engine {
     /// from start to end.
     memory: Arc<Mutex<Memory>>,
     running: Option<Running>,
+    /// `setoption` commands that change the table, sent while a search was running: they
+    /// are carried out, in order, once it has ended.
+    deferred: Vec<(String, Option<String>)>,
     debug: bool,
 }
 
@@ -137,6 +140,7 @@ impl Engine {
             memory: Arc::new(Mutex::new(Memory::new())),
             options,
             running: None,
+            deferred: Vec::new(),
             debug: false,
         }
     }
@@ -226,11 +230,14 @@ impl Engine {
     /// `quit`: no more output, stop the search, and return so the process exits with 0.
     pub fn quit(&mut self) {
         silence();
+        // No table is resized or cleared on the way out.
+        self.deferred.clear();
         self.finish_search();
     }
 
     /// Stop a running search and wait for it (it prints its own bestmove unless silenced);
-    /// the time it spent is recorded for the time manager.
+    /// the time it spent is recorded for the time manager, and the `setoption`s deferred
+    /// while it ran are carried out.
     fn finish_search(&mut self) {
         if let Some(r) = self.running.take() {
             r.signals.stop();
@@ -238,6 +245,16 @@ impl Engine {
                 self.options.time.record(spent.spent_ms, spent.soft_ms);
             }
         }
+        for (name, value) in std::mem::take(&mut self.deferred) {
+            self.set_option(&name, value.as_deref());
+        }
+    }
+
+    /// Is a search still at work (not merely waiting to be joined)?
+    fn searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
     }
 
     /// A `position` that could not be read: the running search ends first (as in
@@ -275,9 +292,21 @@ impl Engine {
                 error(&w);
                 self.options = next;
             }
+            Ok(_) if self.searching() => {
+                // The table is shared with the search, which keeps it until it ends. Ending
+                // the search here would send a `bestmove` that a pondering or infinite search
+                // must not send until told to (the GUI would then wait in vain for the answer
+                // to its `ponderhit`). UCI sends no `setoption` during a search; a GUI that
+                // does has the option applied before the next search instead.
+                emit(&format!(
+                    "info string setoption {name}: applied when the running search ends"
+                ));
+                self.deferred
+                    .push((name.to_string(), value.map(str::to_string)));
+            }
             Ok(effect) => {
-                // The table is shared with the search: wait for it to end first (which may
-                // also record the move it spent time on), then apply the checked value.
+                // The search has ended: join it (which records the move it spent time on),
+                // then apply the checked value.
                 self.finish_search();
                 let mut next = self.options.clone();
                 let _ = next.set(name, value);
