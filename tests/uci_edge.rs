@@ -373,7 +373,7 @@ fn hash_resized_between_1_and_256_mb_ten_times() {
         }
         let deferred = lines
             .iter()
-            .filter(|l| l.text.ends_with("applied when the running search ends"))
+            .filter(|l| l.text.ends_with("carried out after this search's bestmove"))
             .count();
         if deferred != 2 {
             e.fail(&format!(
@@ -381,12 +381,27 @@ fn hash_resized_between_1_and_256_mb_ten_times() {
             ));
         }
         e.send(end);
-        let lines = e.until_bestmove(LIVE);
+        let mut lines = e.until_bestmove(LIVE);
+        // `isready` carries them out, in order: the table ends at 64 MB, not 1.
+        lines.extend(e.sync());
         if let Some(l) = lines.iter().find(|l| l.is_error()) {
             let text = l.text.clone();
             e.fail(&format!("after `{end}`: {text}"));
         }
-        search(&mut e, "position startpos", "go depth 5");
+        e.send("position startpos");
+        e.send("go nodes 150000");
+        let full = e
+            .until_bestmove(LIVE)
+            .iter()
+            .rev()
+            .find_map(|l| l.num("hashfull"));
+        // 150,000 nodes fill most of a 1 MB table (65,536 entries) and under 4 % of 64 MB.
+        match full {
+            Some(f) if f < 100 => {}
+            _ => e.fail(&format!(
+                "hashfull {full:?} after resizing to 64 MB during `{go}`"
+            )),
+        }
     }
     e.finish();
 }

@@ -12,6 +12,7 @@ use crate::time::{self, Answer, Game, Mode, TimeLimit};
 use crate::tt::TranspositionTable;
 use chess::ChessMove;
 use std::io::{BufRead, Read};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
@@ -27,6 +28,9 @@ const CLOSED_POLL: Duration = Duration::from_millis(50);
 
 struct Running {
     signals: Arc<Signals>,
+    /// Set once the `bestmove` is out. The thread may still be joining its helper threads,
+    /// but the search has answered: what the GUI sends now is sent between searches.
+    answered: Arc<AtomicBool>,
     handle: JoinHandle<Option<Spent>>,
 }
 
@@ -51,8 +55,9 @@ pub struct Engine {
     /// from start to end.
     memory: Arc<Mutex<Memory>>,
     running: Option<Running>,
-    /// `setoption` commands that change the table, sent while a search was running: they
-    /// are carried out, in order, once it has ended.
+    /// `setoption` commands that change the table, sent before the running search answered:
+    /// they are carried out, in order, once it has (by `finish_search`, which the next
+    /// `isready`, `position`, `go` or table `setoption` calls).
     deferred: Vec<(String, Option<String>)>,
     debug: bool,
 }
@@ -187,7 +192,15 @@ impl Engine {
                 }
                 emit("uciok");
             }
-            Some(Command::IsReady) => emit("readyok"),
+            Some(Command::IsReady) => {
+                // A GUI waits for `readyok` after a `setoption`: a table change deferred
+                // during a search that has answered since is carried out first. A search
+                // still running is not waited for.
+                if !self.deferred.is_empty() && !self.searching() {
+                    self.finish_search();
+                }
+                emit("readyok");
+            }
             Some(Command::Debug(on)) => self.debug = on,
             Some(Command::UciNewGame) => {
                 self.finish_search();
@@ -237,7 +250,7 @@ impl Engine {
 
     /// Stop a running search and wait for it (it prints its own bestmove unless silenced);
     /// the time it spent is recorded for the time manager, and the `setoption`s deferred
-    /// while it ran are carried out.
+    /// until its answer are carried out.
     fn finish_search(&mut self) {
         if let Some(r) = self.running.take() {
             r.signals.stop();
@@ -250,11 +263,11 @@ impl Engine {
         }
     }
 
-    /// Is a search still at work (not merely waiting to be joined)?
+    /// Is a search still to answer its `go`?
     fn searching(&self) -> bool {
         self.running
             .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+            .is_some_and(|r| !r.answered.load(Ordering::SeqCst))
     }
 
     /// A `position` that could not be read: the running search ends first (as in
@@ -299,7 +312,7 @@ impl Engine {
                 // to its `ponderhit`). UCI sends no `setoption` during a search; a GUI that
                 // does has the option applied before the next search instead.
                 emit(&format!(
-                    "info string setoption {name}: applied when the running search ends"
+                    "info string setoption {name}: carried out after this search's bestmove"
                 ));
                 self.deferred
                     .push((name.to_string(), value.map(str::to_string)));
@@ -399,12 +412,14 @@ impl Engine {
             ));
         }
         let signals = Arc::new(Signals::new(limits.mode.answer == Answer::AfterPonderHit));
+        let answered = Arc::new(AtomicBool::new(false));
         let job = SearchJob {
             pos,
             limits,
             tt: Arc::clone(&self.tt),
             memory: Arc::clone(&self.memory),
             signals: Arc::clone(&signals),
+            answered: Arc::clone(&answered),
             timelog,
         };
         let handle = thread::Builder::new()
@@ -412,7 +427,13 @@ impl Engine {
             .stack_size(64 << 20)
             .spawn(move || job.run());
         match handle {
-            Ok(handle) => self.running = Some(Running { signals, handle }),
+            Ok(handle) => {
+                self.running = Some(Running {
+                    signals,
+                    answered,
+                    handle,
+                })
+            }
             Err(e) => {
                 error(&format!("cannot start the search thread: {e}"));
                 emit("bestmove 0000");
@@ -430,14 +451,22 @@ impl Engine {
             return;
         }
         let signals = Arc::new(Signals::new(answer == Answer::AfterPonderHit));
-        let told = Arc::clone(&signals);
+        let answered = Arc::new(AtomicBool::new(false));
+        let (told, done) = (Arc::clone(&signals), Arc::clone(&answered));
         let waiter = thread::Builder::new().name("pass".into()).spawn(move || {
             wait_to_answer(&told, answer);
             emit("bestmove 0000");
+            done.store(true, Ordering::SeqCst);
             None
         });
         match waiter {
-            Ok(handle) => self.running = Some(Running { signals, handle }),
+            Ok(handle) => {
+                self.running = Some(Running {
+                    signals,
+                    answered,
+                    handle,
+                })
+            }
             Err(e) => {
                 error(&format!("cannot start the waiting thread: {e}"));
                 emit("bestmove 0000");
@@ -531,6 +560,7 @@ struct SearchJob {
     tt: Arc<TranspositionTable>,
     memory: Arc<Mutex<Memory>>,
     signals: Arc<Signals>,
+    answered: Arc<AtomicBool>,
     timelog: bool,
 }
 
@@ -543,6 +573,7 @@ impl SearchJob {
             tt,
             memory,
             signals,
+            answered,
             timelog,
         } = self;
         let started = Instant::now();
@@ -558,6 +589,7 @@ impl SearchJob {
             &mut |info| emit(&format_info(&pos, info)),
             &mut |outcome| {
                 elapsed = answer(&pos, &limits, &signals, outcome, started, timelog);
+                answered.store(true, Ordering::SeqCst);
             },
         );
         match &limits.mode.time {
