@@ -318,8 +318,9 @@ impl Engine {
                     .push((name.to_string(), value.map(str::to_string)));
             }
             Ok(effect) => {
-                // The search has ended: join it (which records the move it spent time on),
-                // then apply the checked value.
+                // No search is still to answer: join the last one (which records the move
+                // it spent time on, and waits for its helper threads), then apply the
+                // checked value.
                 self.finish_search();
                 let mut next = self.options.clone();
                 let _ = next.set(name, value);
