@@ -34,6 +34,28 @@ struct Running {
     handle: JoinHandle<Option<Spent>>,
 }
 
+impl Running {
+    /// Run `work` on a thread of its own: a search, or the wait before a `bestmove 0000`.
+    /// `work` is handed the flag to set once its `bestmove` is out. The stack is large
+    /// for the search's recursion; a thread that only waits never touches it.
+    fn spawn<W>(name: &str, signals: Arc<Signals>, work: W) -> std::io::Result<Running>
+    where
+        W: FnOnce(&AtomicBool) -> Option<Spent> + Send + 'static,
+    {
+        let answered = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&answered);
+        let handle = thread::Builder::new()
+            .name(name.into())
+            .stack_size(64 << 20)
+            .spawn(move || work(&flag))?;
+        Ok(Running {
+            signals,
+            answered,
+            handle,
+        })
+    }
+}
+
 /// What a finished clock search tells the time manager: how long the move took against the
 /// soft budget it was given (a strategy such as `smooth` learns from it).
 struct Spent {
@@ -413,33 +435,15 @@ impl Engine {
             ));
         }
         let signals = Arc::new(Signals::new(limits.mode.answer == Answer::AfterPonderHit));
-        let answered = Arc::new(AtomicBool::new(false));
         let job = SearchJob {
             pos,
             limits,
             tt: Arc::clone(&self.tt),
             memory: Arc::clone(&self.memory),
             signals: Arc::clone(&signals),
-            answered: Arc::clone(&answered),
             timelog,
         };
-        let handle = thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 << 20)
-            .spawn(move || job.run());
-        match handle {
-            Ok(handle) => {
-                self.running = Some(Running {
-                    signals,
-                    answered,
-                    handle,
-                })
-            }
-            Err(e) => {
-                error(&format!("cannot start the search thread: {e}"));
-                emit("bestmove 0000");
-            }
-        }
+        self.start("search", signals, move |answered| job.run(answered));
     }
 
     /// `bestmove 0000` for a `go` with no position to search, when `answer` allows it: at
@@ -452,24 +456,25 @@ impl Engine {
             return;
         }
         let signals = Arc::new(Signals::new(answer == Answer::AfterPonderHit));
-        let answered = Arc::new(AtomicBool::new(false));
-        let (told, done) = (Arc::clone(&signals), Arc::clone(&answered));
-        let waiter = thread::Builder::new().name("pass".into()).spawn(move || {
+        let told = Arc::clone(&signals);
+        self.start("pass", signals, move |answered| {
             wait_to_answer(&told, answer);
             emit("bestmove 0000");
-            done.store(true, Ordering::SeqCst);
+            answered.store(true, Ordering::SeqCst);
             None
         });
-        match waiter {
-            Ok(handle) => {
-                self.running = Some(Running {
-                    signals,
-                    answered,
-                    handle,
-                })
-            }
+    }
+
+    /// Start the thread that will answer this `go`; if the system cannot give one, answer
+    /// at once, since every `go` gets its `bestmove`.
+    fn start<W>(&mut self, name: &str, signals: Arc<Signals>, work: W)
+    where
+        W: FnOnce(&AtomicBool) -> Option<Spent> + Send + 'static,
+    {
+        match Running::spawn(name, signals, work) {
+            Ok(running) => self.running = Some(running),
             Err(e) => {
-                error(&format!("cannot start the waiting thread: {e}"));
+                error(&format!("cannot start the {name} thread: {e}"));
                 emit("bestmove 0000");
             }
         }
@@ -561,20 +566,18 @@ struct SearchJob {
     tt: Arc<TranspositionTable>,
     memory: Arc<Mutex<Memory>>,
     signals: Arc<Signals>,
-    answered: Arc<AtomicBool>,
     timelog: bool,
 }
 
 impl SearchJob {
-    /// Search, answer, and say what a clock search spent.
-    fn run(self) -> Option<Spent> {
+    /// Search, answer (then set `answered`), and say what a clock search spent.
+    fn run(self, answered: &AtomicBool) -> Option<Spent> {
         let SearchJob {
             pos,
             limits,
             tt,
             memory,
             signals,
-            answered,
             timelog,
         } = self;
         let started = Instant::now();
