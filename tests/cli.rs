@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::tools::{arg, tool, Scratch};
 use common::BIN;
 use std::io::Read;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -148,44 +149,46 @@ fn shard_positions(dir: &std::path::Path) -> u64 {
 /// kept whole), with two threads too, and a rerun with a larger N continues to exactly that.
 #[test]
 fn datagen_writes_exactly_the_positions_asked_for() {
-    let dir = std::env::temp_dir().join(format!("sandglass-cli-datagen-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = Scratch::new("cli-datagen");
     let book = concat!(env!("CARGO_MANIFEST_DIR"), "/data/books/noob_3moves_5k.epd");
-    let out = dir.to_str().expect("temp paths are UTF-8");
+    let out = arg(dir.path());
     for (positions, threads) in [("37", "2"), ("61", "1")] {
-        let run = Command::new(BIN)
-            .args(["datagen", "--book", book, "--out", out, "--nodes", "100"])
-            .args(["--positions", positions, "--threads", threads])
-            .output()
-            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+        let run = tool(&[
+            "datagen",
+            "--book",
+            book,
+            "--out",
+            out,
+            "--nodes",
+            "100",
+            "--positions",
+            positions,
+            "--threads",
+            threads,
+        ]);
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert!(run.status.success(), "{stderr}");
         let want: u64 = positions.parse().expect("a count");
         assert_eq!(
-            shard_positions(&dir),
+            shard_positions(dir.path()),
             want,
             "--positions {positions}: {stderr}"
         );
         assert!(stderr.contains(&format!("{want} positions in")), "{stderr}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The datagen options of issue 39 run end to end, and what they cannot mean is refused
 /// with a reason before any game is played.
 #[test]
 fn datagen_runs_with_soft_nodes_and_refuses_what_cannot_be_meant() {
-    let dir =
-        std::env::temp_dir().join(format!("sandglass-cli-datagen-soft-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = Scratch::new("cli-datagen-soft");
     let book = concat!(env!("CARGO_MANIFEST_DIR"), "/data/books/noob_3moves_5k.epd");
-    let out = dir.to_str().expect("temp paths are UTF-8");
+    let out = arg(dir.path());
     let datagen = |extra: &[&str]| {
-        Command::new(BIN)
-            .args(["datagen", "--book", book, "--out", out, "--positions", "20"])
-            .args(extra)
-            .output()
-            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
+        let mut args = vec!["datagen", "--book", book, "--out", out, "--positions", "20"];
+        args.extend_from_slice(extra);
+        tool(&args)
     };
     let run = datagen(&[
         "--soft-nodes",
@@ -199,7 +202,7 @@ fn datagen_runs_with_soft_nodes_and_refuses_what_cannot_be_meant() {
     ]);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{stderr}");
-    assert_eq!(shard_positions(&dir), 20, "{stderr}");
+    assert_eq!(shard_positions(dir.path()), 20, "{stderr}");
     assert!(
         stderr.contains("positions/s") && stderr.contains("openings rejected"),
         "{stderr}"
@@ -224,7 +227,6 @@ fn datagen_runs_with_soft_nodes_and_refuses_what_cannot_be_meant() {
         assert!(!run.status.success(), "{options:?} was accepted");
         assert!(stderr.contains(name), "{options:?}: {stderr}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A book whose games give no position looped for ever and wrote nothing: K v K (a dead
@@ -232,24 +234,20 @@ fn datagen_runs_with_soft_nodes_and_refuses_what_cannot_be_meant() {
 /// position is quiet with a score). datagen now gives up with a reason.
 #[test]
 fn datagen_gives_up_on_a_book_that_gives_no_positions() {
-    let dir =
-        std::env::temp_dir().join(format!("sandglass-cli-datagen-dry-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp folder");
+    let dir = Scratch::new("cli-datagen-dry");
     let cases = [
         ("8/8/8/4k3/8/8/8/4K3 w - - 0 1", "2"),
         ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "1"),
     ];
     for (i, (fen, threads)) in cases.into_iter().enumerate() {
-        let book = dir.join(format!("book-{i}.epd"));
-        std::fs::write(&book, format!("{fen}\n")).expect("book");
+        let book = dir.file(format!("book-{i}.epd"), format!("{fen}\n"));
         let out = dir.join(format!("out-{i}"));
         let (status, stderr) = run_to_end(&[
             "datagen",
             "--book",
-            book.to_str().expect("temp paths are UTF-8"),
+            arg(&book),
             "--out",
-            out.to_str().expect("temp paths are UTF-8"),
+            arg(&out),
             "--positions",
             "10",
             "--nodes",
@@ -266,7 +264,6 @@ fn datagen_gives_up_on_a_book_that_gives_no_positions() {
         );
         assert_eq!(shard_positions(&out), 0, "{fen}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `bench --eval-file` searches with the network it names (another tree than the embedded
@@ -274,13 +271,7 @@ fn datagen_gives_up_on_a_book_that_gives_no_positions() {
 #[test]
 fn bench_searches_with_the_network_it_is_given() {
     let candidate = concat!(env!("CARGO_MANIFEST_DIR"), "/data/nets/net8-candidate.nnue");
-    let bench = |extra: &[&str]| {
-        Command::new(BIN)
-            .args(["bench", "4"])
-            .args(extra)
-            .output()
-            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
-    };
+    let bench = |extra: &[&str]| tool(&[&["bench", "4"], extra].concat());
     let nodes = |extra: &[&str]| {
         let out = bench(extra);
         let text = String::from_utf8_lossy(&out.stdout).into_owned();

@@ -4,65 +4,38 @@
 
 mod common;
 
-use common::{Engine, BIN, LIVE};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// A fresh folder under the system's temporary directory for this test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sandglass-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// Run the binary with `args`.
-fn output(args: &[&str]) -> std::process::Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
-}
-
-/// Run the binary with `args`; panics with its output unless it succeeds.
-fn run(args: &[&str]) -> String {
-    succeeded(output(args))
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("temp paths are UTF-8")
-}
+use common::tools::{arg, succeeded, tool, Scratch};
+use common::{Engine, LIVE};
+use std::path::Path;
 
 #[test]
 fn datagen_then_train_then_search_with_the_network() {
-    let dir = scratch("pipeline");
-    let book = dir.join("book.epd");
-    std::fs::write(
-        &book,
+    let dir = Scratch::new("pipeline");
+    let book = dir.file(
+        "book.epd",
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
          rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n",
-    )
-    .expect("book");
+    );
     let data = dir.join("data");
-    run(&[
+    succeeded(tool(&[
         "datagen",
         "--book",
-        path(&book),
+        arg(&book),
         "--out",
-        path(&data),
+        arg(&data),
         "--positions",
         "400",
         "--nodes",
         "200",
         "--seed",
         "3",
-    ]);
+    ]));
     let net = dir.join("net.nnue");
-    let log = run(&[
+    let log = succeeded(tool(&[
         "train",
-        path(&data),
+        arg(&data),
         "--out",
-        path(&net),
+        arg(&net),
         "--epochs",
         "2",
         "--batch",
@@ -70,7 +43,7 @@ fn datagen_then_train_then_search_with_the_network() {
         "--valid",
         "0.2",
         "--mirror",
-    ]);
+    ]));
     assert!(log.contains("screlu, 8 buckets"), "{log}");
     assert!(log.contains("epoch 2: train loss"), "{log}");
     // The file the default shape writes: SCReLU, eight output buckets.
@@ -110,7 +83,6 @@ fn datagen_then_train_then_search_with_the_network() {
     assert!(log.contains("4 king buckets"), "{log}");
     assert!(log.contains("the checkpoint's shape wins"), "{log}");
     assert!(log.contains("epoch 2: train loss"), "{log}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `datagen` and `selfplay` play with the network `--eval-file` names, so that an older
@@ -120,26 +92,25 @@ fn datagen_then_train_then_search_with_the_network() {
 /// written.
 #[test]
 fn datagen_and_selfplay_play_with_the_network_they_are_given() {
-    let dir = scratch("eval-file");
-    let book = dir.join("book.epd");
-    std::fs::write(
-        &book,
+    let dir = Scratch::new("eval-file");
+    let book = dir.file(
+        "book.epd",
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n",
-    )
-    .expect("book");
-    let embedded = dir.join("embedded.nnue");
-    std::fs::write(&embedded, include_bytes!("../src/eval/nnue/embedded.nnue"))
-        .expect("network file");
+    );
+    let embedded = dir.file(
+        "embedded.nnue",
+        include_bytes!("../src/eval/nnue/embedded.nnue"),
+    );
     let other = concat!(env!("CARGO_MANIFEST_DIR"), "/data/nets/net8-candidate.nnue");
     let not_a_network = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
-    let book = path(&book).to_string();
+    let book = arg(&book).to_string();
 
     let datagen = |name: &str, network: Option<&str>| {
         let out = dir.join(name);
-        let mut args = vec!["datagen", "--book", &book, "--out", path(&out)];
+        let mut args = vec!["datagen", "--book", &book, "--out", arg(&out)];
         args.extend(["--positions", "200", "--nodes", "300", "--seed", "4"]);
         args.extend(network.map(|n| ["--eval-file", n]).iter().flatten());
-        (output(&args), out)
+        (tool(&args), out)
     };
     let shard = |name: &str, network: Option<&str>| {
         let (out, folder) = datagen(name, network);
@@ -147,7 +118,7 @@ fn datagen_and_selfplay_play_with_the_network_they_are_given() {
         std::fs::read(folder.join("shard-0.bin")).expect("datagen wrote its shard")
     };
     let plain = shard("none", None);
-    assert_eq!(shard("same", Some(path(&embedded))), plain);
+    assert_eq!(shard("same", Some(arg(&embedded))), plain);
     assert_ne!(shard("other", Some(other)), plain);
     let (refused, folder) = datagen("refused", Some(not_a_network));
     assert!(!refused.status.success());
@@ -160,10 +131,10 @@ fn datagen_and_selfplay_play_with_the_network_they_are_given() {
 
     let selfplay = |name: &str, network: Option<&str>| {
         let pgn = dir.join(name);
-        let mut args = vec!["selfplay", "--book", &book, "--out", path(&pgn)];
+        let mut args = vec!["selfplay", "--book", &book, "--out", arg(&pgn)];
         args.extend(["--games", "2", "--nodes", "300"]);
         args.extend(network.map(|n| ["--eval-file", n]).iter().flatten());
-        (output(&args), pgn)
+        (tool(&args), pgn)
     };
     let games = |name: &str, network: Option<&str>| {
         let (out, pgn) = selfplay(name, network);
@@ -171,39 +142,27 @@ fn datagen_and_selfplay_play_with_the_network_they_are_given() {
         std::fs::read_to_string(pgn).expect("selfplay wrote its games")
     };
     let plain = games("none.pgn", None);
-    assert_eq!(games("same.pgn", Some(path(&embedded))), plain);
+    assert_eq!(games("same.pgn", Some(arg(&embedded))), plain);
     assert_ne!(games("other.pgn", Some(other)), plain);
     let (refused, pgn) = selfplay("refused.pgn", Some(not_a_network));
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("not a Sandglass network"));
     assert!(!pgn.exists(), "nothing written");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `train` on `data` into `out` for `epochs` epochs of small batches, with `extra` options.
 fn train(data: &Path, out: &Path, epochs: u32, extra: &[&str]) -> std::process::Output {
     let epochs = epochs.to_string();
-    let mut args = vec!["train", path(data), "--out", path(out), "--epochs", &epochs];
+    let mut args = vec!["train", arg(data), "--out", arg(out), "--epochs", &epochs];
     args.extend_from_slice(&["--batch", "32"]);
     args.extend_from_slice(extra);
-    output(&args)
-}
-
-/// What a run that must have succeeded printed (stdout, then stderr).
-fn succeeded(out: std::process::Output) -> String {
-    let log = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{log}");
-    log
+    tool(&args)
 }
 
 /// Load `net` with `EvalFile`, search `position` to depth 5, and check the move is legal.
 fn search_with(net: &Path, position: &str) {
     let mut e = Engine::ready();
-    e.send(&format!("setoption name EvalFile value {}", path(net)));
+    e.send(&format!("setoption name EvalFile value {}", arg(net)));
     e.send("setoption name Eval value nnue");
     let lines = e.sync();
     if let Some(err) = lines.iter().find(|l| l.is_error()) {
@@ -245,7 +204,7 @@ fn small_shard(file: &Path, n: usize) {
 /// now, with nothing written.
 #[test]
 fn train_refuses_what_would_write_nothing() {
-    let dir = scratch("train-refusals");
+    let dir = Scratch::new("train-refusals");
     let data = dir.join("data.bin");
     small_shard(&data, 90);
     let net = dir.join("net.nnue");
@@ -263,7 +222,7 @@ fn train_refuses_what_would_write_nothing() {
         &["--threads", "0"][..],
         &["--threads", "65"][..],
     ] {
-        let mut args = vec!["train", path(&data), "--out", path(&net)];
+        let mut args = vec!["train", arg(&data), "--out", arg(&net)];
         if bad[0] != "--batch" {
             args.extend_from_slice(&["--batch", "32"]);
         }
@@ -271,46 +230,42 @@ fn train_refuses_what_would_write_nothing() {
             args.extend_from_slice(&["--epochs", "1"]);
         }
         args.extend_from_slice(bad);
-        let out = output(&args);
+        let out = tool(&args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{bad:?} was accepted: {stderr}");
         assert!(stderr.contains(bad[0]), "{bad:?}: {stderr}");
         assert!(!net.exists(), "{bad:?} wrote a network");
     }
     let log = succeeded(train(&data, &net, 1, &[]));
-    assert!(log.contains(&format!("wrote {}", path(&net))), "{log}");
+    assert!(log.contains(&format!("wrote {}", arg(&net))), "{log}");
     let again = train(&data, &net, 1, &["--resume"]);
     let stderr = String::from_utf8_lossy(&again.stderr);
     assert!(!again.status.success(), "{stderr}");
     assert!(stderr.contains("asks for no more"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A shard of zeros was trained on as 200 empty boards.
 #[test]
 fn train_refuses_a_shard_of_zeros() {
-    let dir = scratch("train-zeros");
-    let zeros = dir.join("zeros.bin");
-    std::fs::write(&zeros, [0u8; 6400]).expect("shard");
+    let dir = Scratch::new("train-zeros");
+    let zeros = dir.file("zeros.bin", [0u8; 6400]);
     let net = dir.join("zeros.nnue");
     let out = train(&zeros, &net, 1, &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
     assert!(stderr.contains("record 0"), "{stderr}");
     assert!(!net.exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Without validation positions the best validation loss was stored as NaN, which a
 /// checkpoint may not hold: such a run must still resume.
 #[test]
 fn a_run_without_validation_positions_resumes() {
-    let dir = scratch("train-no-valid");
+    let dir = Scratch::new("train-no-valid");
     let data = dir.join("data.bin");
     small_shard(&data, 60);
     let net = dir.join("net.nnue");
     succeeded(train(&data, &net, 1, &["--valid", "0"]));
     let log = succeeded(train(&data, &net, 2, &["--valid", "0", "--resume"]));
     assert!(log.contains("epoch 2: train loss"), "{log}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,10 +1,11 @@
 //! `sandglass tm --pgn`: the project's lichess and TCEC samples (`data/pgn/`), fastchess- and
 //! cutechess-style samples, the SVG and HTML outputs, and garbage (a clear message, never a panic).
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_sandglass");
+use common::tools::{tool, Scratch};
+use std::path::PathBuf;
+use std::process::Output;
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -23,11 +24,7 @@ fn sample(name: &str) -> PathBuf {
 }
 
 fn tm(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .arg("tm")
-        .args(args)
-        .output()
-        .expect("run sandglass")
+    tool(&[&["tm"], args].concat())
 }
 
 fn ok(args: &[&str]) -> String {
@@ -35,16 +32,6 @@ fn ok(args: &[&str]) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{args:?}: {stderr}");
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// A path in a folder of its own for each call: the tests run in parallel, and each removes
-/// its folder when done.
-fn temp(name: &str) -> PathBuf {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("sandglass-tm-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
 }
 
 #[test]
@@ -110,8 +97,9 @@ fn fastchess_and_cutechess_samples() {
 
 #[test]
 fn pictures_and_report() {
-    let svg = temp("game.svg");
-    let html = temp("report.html");
+    let dir = Scratch::new("tm-pictures");
+    let svg = dir.join("game.svg");
+    let html = dir.join("report.html");
     let hand = data("hand.pgn");
     ok(&[
         "--pgn",
@@ -140,14 +128,12 @@ fn pictures_and_report() {
         "the overview's title is printed once"
     );
     assert_eq!(page.matches("</details>").count(), 2);
-    for file in [&svg, &html] {
-        let _ = std::fs::remove_dir_all(file.parent().expect("temp dir"));
-    }
 }
 
 #[test]
 fn bad_input_gets_a_message_not_a_panic() {
-    let garbage = temp("garbage.pgn");
+    let dir = Scratch::new("tm-garbage");
+    let garbage = dir.join("garbage.pgn");
     let mut bytes: Vec<u8> = b"[Event \"x\"]\n1. e4 {[%clk 9:99:zz]} ( e5 {".to_vec();
     let mut rng = sandglass::rng::Rng::new(7);
     for _ in 0..20_000 {
@@ -174,5 +160,4 @@ fn bad_input_gets_a_message_not_a_panic() {
             );
         }
     }
-    let _ = std::fs::remove_dir_all(garbage.parent().expect("temp dir"));
 }

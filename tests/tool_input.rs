@@ -4,20 +4,12 @@
 
 mod common;
 
-use common::BIN;
+use common::tools::{arg, tool, Scratch};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn sandglass(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
-}
 
 /// Runs `sandglass args`, which must succeed; returns its stdout.
 fn accepted(args: &[&str]) -> String {
-    let out = sandglass(args);
+    let out = tool(args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{args:?}: {}\n{stderr}", out.status);
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -26,7 +18,7 @@ fn accepted(args: &[&str]) -> String {
 /// Runs `sandglass args`, which must exit (not crash) with a failing status and say on stderr
 /// something containing `why`; returns its stderr.
 fn refused(args: &[&str], why: &str) -> String {
-    let out = sandglass(args);
+    let out = tool(args);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -41,26 +33,6 @@ fn refused(args: &[&str], why: &str) -> String {
     stderr
 }
 
-/// A file of this test's own (the tests run in parallel) holding `text`.
-fn temp_file(test: &str, name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "sandglass-tool-input-{}-{test}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write temp file");
-    path
-}
-
-fn remove_temp(test: &str) {
-    let dir = std::env::temp_dir().join(format!(
-        "sandglass-tool-input-{}-{test}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(dir);
-}
-
 const CHESS960: &str = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1";
 const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -70,14 +42,10 @@ const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
 fn perft_depth_zero_with_the_baseline_counts_the_root() {
     let out = accepted(&["perft", "0", "--baseline"]);
     assert!(out.contains("perft 0: 1 nodes"), "{out}");
-    let suite = temp_file(
-        "perft-zero",
-        "s0.epd",
-        &format!("{STARTPOS} ;D0 1 ;D1 20\n"),
-    );
+    let dir = Scratch::new("perft-zero");
+    let suite = dir.file("s0.epd", format!("{STARTPOS} ;D0 1 ;D1 20\n"));
     let out = accepted(&["perft", "--baseline", "--suite", &suite.to_string_lossy()]);
     assert!(out.contains("checks 2, failures 0, invalid 0"), "{out}");
-    remove_temp("perft-zero");
 }
 
 /// `perft 0 --divide` printed each root move with 1 and a total of 20; the count at depth 0
@@ -99,8 +67,9 @@ fn perft_baseline_refuses_chess960() {
         "--baseline counts standard chess only",
     );
     refused(&["perft", "1", "--chess960", "--baseline"], "--chess960");
-    let suite = temp_file("perft-960", "c960.epd", &format!("{CHESS960} ;D1 25\n"));
-    let out = sandglass(&["perft", "--baseline", "--suite", &suite.to_string_lossy()]);
+    let dir = Scratch::new("perft-960");
+    let suite = dir.file("c960.epd", format!("{CHESS960} ;D1 25\n"));
+    let out = tool(&["perft", "--baseline", "--suite", &suite.to_string_lossy()]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(
@@ -109,18 +78,14 @@ fn perft_baseline_refuses_chess960() {
             && !stdout.contains("MISMATCH"),
         "{stdout}"
     );
-    remove_temp("perft-960");
 }
 
 /// `perft 3 --fen garbage --divide --suite FILE` ran the suite and ignored the rest, the bad
 /// FEN included; the suite-only limits were ignored without one.
 #[test]
 fn perft_suite_refuses_what_it_would_ignore() {
-    let suite = temp_file(
-        "perft-suite",
-        "one.epd",
-        "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n",
-    );
+    let dir = Scratch::new("perft-suite");
+    let suite = dir.file("one.epd", "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n");
     let s = suite.to_string_lossy().into_owned();
     for args in [
         &["perft", "3", "--suite", &s][..],
@@ -136,7 +101,6 @@ fn perft_suite_refuses_what_it_would_ignore() {
     );
     refused(&["perft", "--max-depth", "2"], "--suite");
     accepted(&["perft", "--suite", &s, "--max-depth", "1"]);
-    remove_temp("perft-suite");
 }
 
 /// `--hash 0`, `--hash 40000` and `--hash 18446744073709551615` were replaced by a 1 MB table
@@ -144,7 +108,8 @@ fn perft_suite_refuses_what_it_would_ignore() {
 #[test]
 fn epd_and_selfplay_refuse_a_table_they_cannot_have() {
     let epd = concat!(env!("CARGO_MANIFEST_DIR"), "/data/epd/wac.epd");
-    let out = temp_file("hash", "games.pgn", "");
+    let dir = Scratch::new("hash");
+    let out = dir.file("games.pgn", "");
     let out = out.to_string_lossy();
     for hash in ["0", "40000", "18446744073709551615"] {
         let stderr = refused(
@@ -168,7 +133,6 @@ fn epd_and_selfplay_refuse_a_table_they_cannot_have() {
             &format!("--hash: Hash {hash} MB"),
         );
     }
-    remove_temp("hash");
 }
 
 /// `tm --pgn` ignored the simulation's options (`--tc garbage --plies 0 --use NaN` ran), and
@@ -185,7 +149,8 @@ fn tm_refuses_options_it_would_ignore() {
     ] {
         refused(args, "cannot be used with");
     }
-    let html = temp_file("tm-options", "x.html", "");
+    let dir = Scratch::new("tm-options");
+    let html = dir.file("x.html", "");
     let html = html.to_string_lossy();
     for args in [
         &["tm", "--tc", "300+3", "--html", &html][..],
@@ -198,28 +163,22 @@ fn tm_refuses_options_it_would_ignore() {
     refused(&["tm", "--html", &html], "--pgn");
     refused(&["tm", "--game", "1"], "--pgn");
     accepted(&["tm", "--pgn", pgn, "--strategy", "all", "--overhead", "20"]);
-    remove_temp("tm-options");
 }
 
 /// `tm --pgn FOLDER` printed "stopped early: read error … Is a directory" on stdout and
 /// exited with success.
 #[test]
 fn tm_pgn_that_cannot_be_read_is_an_error() {
-    let dir = temp_file("tm-folder", "x", "");
-    let dir = dir
-        .parent()
-        .expect("temp dir")
-        .to_string_lossy()
-        .into_owned();
-    refused(&["tm", "--pgn", &dir], "cannot read");
-    remove_temp("tm-folder");
+    let dir = Scratch::new("tm-folder");
+    refused(&["tm", "--pgn", arg(dir.path())], "cannot read");
 }
 
 /// `selfplay --book /nonexistent --chess960` played Chess960 games and never looked at the
 /// book.
 #[test]
 fn selfplay_refuses_a_book_with_chess960() {
-    let out = temp_file("book-960", "games.pgn", "");
+    let dir = Scratch::new("book-960");
+    let out = dir.file("games.pgn", "");
     refused(
         &[
             "selfplay",
@@ -235,21 +194,20 @@ fn selfplay_refuses_a_book_with_chess960() {
         ],
         "exclude each other",
     );
-    remove_temp("book-960");
 }
 
 /// A book's unreadable lines (a line of words, a board without kings) were dropped without a
 /// word; each is now named on stderr, and the game is played from what is left.
 #[test]
 fn selfplay_names_the_book_lines_it_refuses() {
-    let book = temp_file(
-        "book-lines",
+    let dir = Scratch::new("book-lines");
+    let book = dir.file(
         "mixed.epd",
         "garbage line here\n6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 3 40\n8/8/8/8/8/8/8/8 w - - 0 1\n",
     );
     let out = book.with_file_name("games.pgn");
     let selfplay = |book: &PathBuf| {
-        sandglass(&[
+        tool(&[
             "selfplay",
             "--book",
             &book.to_string_lossy(),
@@ -276,19 +234,19 @@ fn selfplay_names_the_book_lines_it_refuses() {
     );
     // More refused lines than are worth reading: the first twenty, then a count.
     let many = "garbage\n".repeat(25) + "6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 3 40\n";
-    let book = temp_file("book-lines", "many.epd", &many);
+    let book = dir.file("many.epd", &many);
     let run = selfplay(&book);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{stderr}");
     assert_eq!(stderr.matches("many.epd: line ").count(), 20, "{stderr}");
     assert!(stderr.contains("… and 5 more lines refused"), "{stderr}");
-    remove_temp("book-lines");
 }
 
 /// `selfplay --nodes 0` played at one node a move, as `epd --nodes 0` does not.
 #[test]
 fn selfplay_refuses_zero_nodes_and_threads() {
-    let out = temp_file("zero", "games.pgn", "");
+    let dir = Scratch::new("zero");
+    let out = dir.file("games.pgn", "");
     let out = out.to_string_lossy();
     for bad in [
         ["--nodes", "0", "--threads", "1"],
@@ -306,24 +264,22 @@ fn selfplay_refuses_zero_nodes_and_threads() {
             },
         );
     }
-    remove_temp("zero");
 }
 
 /// A suite with nothing to search printed "solved 0/0" with a status of success, whether every
 /// line was refused or the file was empty.
 #[test]
 fn epd_without_a_position_to_search_is_an_error() {
-    let refused_lines = temp_file(
-        "epd-empty",
+    let dir = Scratch::new("epd-empty");
+    let refused_lines = dir.file(
         "refused.epd",
         "garbage line\n8/8/8/8/8/8/8/8 w - - bm e4;\n",
     );
-    let empty = temp_file("epd-empty", "empty.epd", "");
+    let empty = dir.file("empty.epd", "");
     for file in [&refused_lines, &empty] {
         refused(
             &["epd", &file.to_string_lossy(), "--nodes", "100"],
             "no position to search",
         );
     }
-    remove_temp("epd-empty");
 }

@@ -487,7 +487,8 @@ fn a_go_with_unreadable_limits_ends_by_itself() {
 fn an_eval_file_that_cannot_be_a_network_is_refused_at_once() {
     let _s = serial();
     let mut e = Engine::ready();
-    let fifo = std::env::temp_dir().join(format!("sandglass-uci-fifo-{}", std::process::id()));
+    let dir = tools::Scratch::new("uci-fifo");
+    let fifo = dir.join("fifo");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     let mut names = vec![format!("/{}", "x".repeat(10_000)), "/dev/zero".to_string()];
     if made.is_ok_and(|s| s.success()) {
@@ -504,7 +505,6 @@ fn an_eval_file_that_cannot_be_a_network_is_refused_at_once() {
             e.fail(&format!("the EvalFile error is {n} bytes long"));
         }
     }
-    let _ = std::fs::remove_file(&fifo);
     search(&mut e, "position startpos", "go depth 2");
     e.finish();
 }

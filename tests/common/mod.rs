@@ -1,10 +1,13 @@
 //! A small black-box harness for the UCI tests: it spawns the `sandglass` binary with piped
 //! stdin, stdout and stderr, timestamps every output line on a reader thread, and checks that
 //! every line the engine prints is well formed. Failures print the recent transcript and the
-//! engine's stderr.
+//! engine's stderr. The command-line tools' tests use
+//! [`tools`].
 
 // Each test file uses a different part of the harness.
 #![allow(dead_code)]
+
+pub mod tools;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
