@@ -512,6 +512,23 @@ mod tests {
         );
     }
 
+    /// Every entry the tables can hold, nudged by every bonus and malus the search gives,
+    /// stays within ±HISTORY_MAX, as history pruning's margin assumes (`alphabeta.rs`).
+    /// Rounding `entry × |bonus| / HISTORY_MAX` towards zero moves the result by less than
+    /// one, so it cannot cross the bound the exact formula keeps.
+    #[test]
+    fn a_nudge_keeps_every_entry_within_the_bound() {
+        for depth in 0..=25 {
+            for bonus in [history_bonus(depth), -history_bonus(depth)] {
+                for start in -HISTORY_MAX..=HISTORY_MAX {
+                    let mut entry = start;
+                    Heuristics::nudge(&mut entry, bonus);
+                    assert!(entry.abs() <= HISTORY_MAX, "{start} + {bonus} gave {entry}");
+                }
+            }
+        }
+    }
+
     /// Two captures MVV-LVA cannot tell apart (a knight takes either of two free pawns): the
     /// one that cut off is tried first afterwards, and the quiet tables learn nothing.
     #[test]
