@@ -116,12 +116,7 @@ fn a_tool_names_the_ablation_it_took_and_refused() {
 #[test]
 fn epd_with_a_node_limit_repeats_itself() {
     let epd = concat!(env!("CARGO_MANIFEST_DIR"), "/data/epd/wac.epd");
-    let run = |nodes: &str| {
-        Command::new(BIN)
-            .args(["epd", epd, "--nodes", nodes, "--limit", "12"])
-            .output()
-            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
-    };
+    let run = |nodes: &str| tool(&["epd", epd, "--nodes", nodes, "--limit", "12"]);
     let (first, second) = (run("3000"), run("3000"));
     let text = String::from_utf8_lossy(&first.stdout);
     assert!(first.status.success(), "{text}");

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::tools::{tool, Scratch};
+use common::tools::{accepted, tool, Scratch};
 use std::path::PathBuf;
 use std::process::Output;
 
@@ -27,11 +27,9 @@ fn tm(args: &[&str]) -> Output {
     tool(&[&["tm"], args].concat())
 }
 
+/// The stdout of `sandglass tm args`, which must succeed.
 fn ok(args: &[&str]) -> String {
-    let out = tm(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?}: {stderr}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    accepted(&[&["tm"], args].concat())
 }
 
 #[test]

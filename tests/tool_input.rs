@@ -4,16 +4,8 @@
 
 mod common;
 
-use common::tools::{arg, tool, Scratch};
+use common::tools::{accepted, arg, tool, Scratch};
 use std::path::PathBuf;
-
-/// Runs `sandglass args`, which must succeed; returns its stdout.
-fn accepted(args: &[&str]) -> String {
-    let out = tool(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?}: {}\n{stderr}", out.status);
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// Runs `sandglass args`, which must exit (not crash) with a failing status and say on stderr
 /// something containing `why`; returns its stderr.

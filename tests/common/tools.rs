@@ -14,6 +14,15 @@ pub fn tool(args: &[&str]) -> Output {
         .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
 }
 
+/// The stdout of `sandglass args`, which must succeed; a failed run fails the test with its
+/// status and stderr.
+pub fn accepted(args: &[&str]) -> String {
+    let out = tool(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {}\n{stderr}", out.status);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// What a run that had to succeed printed, stdout then stderr; a failed run fails the test
 /// with that text.
 pub fn succeeded(out: Output) -> String {
