@@ -60,6 +60,13 @@
 //! for each bucket `2 × HIDDEN` i16 output weights (side to move first) and one i32 output
 //! bias.
 //! `Network::load` refuses any other size or constants with a message.
+//!
+//! A file may have fewer hidden neurons than the build (`HIDDEN`). The loader then fills
+//! the first ones and leaves the rest zero: a zero neuron's sum is always 0, σ(0) is 0 under
+//! both activations, and its output weights are 0, so it adds exactly nothing. A build with
+//! a wider layer therefore plays an older, narrower network move for move as the narrower
+//! build did (only slower), and the README's lines that name an older network with
+//! `--eval-file` keep making the same data. Such a network is written back at full width.
 
 mod accumulator;
 mod king_buckets;
@@ -73,7 +80,8 @@ use accumulator::add_row;
 use chess::{Board, Color, Piece, Square, ALL_PIECES, EMPTY};
 
 /// Hidden neurons per perspective. Fixed at compile time so that every loop has a known
-/// length the compiler can vectorise; a file of another size is refused on load.
+/// length the compiler can vectorise. A file with more is refused on load; one with fewer
+/// is read with the missing neurons as zero neurons (module documentation, "File format").
 pub const HIDDEN: usize = 128;
 /// Inputs per perspective: 2 colours × 6 pieces × 64 squares.
 pub const INPUTS: usize = 768;
@@ -362,11 +370,12 @@ impl Network {
             ));
         }
         let hidden = r.u32()?;
-        if hidden as usize != HIDDEN {
+        if !(1..=HIDDEN as u32).contains(&hidden) {
             return Err(format!(
-                "network has {hidden} hidden neurons, this build has {HIDDEN}"
+                "network has {hidden} hidden neurons, this build reads 1 to {HIDDEN}"
             ));
         }
+        let width = hidden as usize;
         let (qa, qb, scale) = (r.u32()?, r.u32()?, r.u32()?);
         if (qa, qb, scale) != (QA as u32, QB as u32, SCALE as u32) {
             return Err(format!(
@@ -395,17 +404,20 @@ impl Network {
             net.king_buckets = KingBuckets::from_table(r.take::<64>()?)?;
             net.ft_weights = vec![[0; HIDDEN]; INPUTS * net.king_buckets.count()];
         }
+        // A narrower file fills the first `width` neurons; the rest stay zero neurons.
         for row in net.ft_weights.iter_mut() {
-            for w in row.iter_mut() {
+            for w in &mut row[..width] {
                 *w = r.i16()?;
             }
         }
-        for b in net.ft_bias.iter_mut() {
+        for b in &mut net.ft_bias[..width] {
             *b = r.i16()?;
         }
         for output in net.outputs.iter_mut() {
-            for w in output.weights.iter_mut().flatten() {
-                *w = r.i16()?;
+            for side in output.weights.iter_mut() {
+                for w in &mut side[..width] {
+                    *w = r.i16()?;
+                }
             }
             output.bias = r.take::<4>().map(i32::from_le_bytes)?;
         }
@@ -649,12 +661,67 @@ pub(crate) mod tests {
         let mut wrong = bytes.clone();
         wrong[0] = b'X';
         assert!(Network::from_bytes(&wrong).unwrap_err().contains("magic"));
-        let mut wrong = bytes.clone();
-        wrong[8] = 7;
-        assert!(Network::from_bytes(&wrong).unwrap_err().contains("hidden"));
+        for hidden in [0, HIDDEN as u32 + 1] {
+            let mut wrong = bytes.clone();
+            wrong[8..12].copy_from_slice(&hidden.to_le_bytes());
+            assert!(Network::from_bytes(&wrong).unwrap_err().contains("hidden"));
+        }
         let mut long = bytes;
         long.push(0);
         assert!(Network::from_bytes(&long).is_err());
+    }
+
+    /// `net` as a file of its first `width` hidden neurons only, as a build with that many
+    /// writes it (`net` has one king bucket).
+    fn narrow_file(net: &Network, width: usize) -> Vec<u8> {
+        let mut out = net.to_bytes()[..36].to_vec();
+        out[8..12].copy_from_slice(&(width as u32).to_le_bytes());
+        let mut put = |ws: &[i16]| {
+            ws.iter()
+                .for_each(|w| out.extend_from_slice(&w.to_le_bytes()))
+        };
+        for row in &net.ft_weights {
+            put(&row[..width]);
+        }
+        put(&net.ft_bias[..width]);
+        for side in &net.outputs[0].weights {
+            put(&side[..width]);
+        }
+        out.extend_from_slice(&net.outputs[0].bias.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn a_narrower_file_reads_as_zero_neurons() {
+        // A network whose last neurons are zero, and the same written at a narrower width:
+        // both read as the same network, so they evaluate every position alike.
+        let width = HIDDEN / 2;
+        let mut net = random_network(5);
+        net.activation = Activation::SCReLU;
+        for row in net.ft_weights.iter_mut() {
+            row[width..].fill(0);
+        }
+        net.ft_bias[width..].fill(0);
+        for side in net.outputs[0].weights.iter_mut() {
+            side[width..].fill(0);
+        }
+        let narrow = narrow_file(&net, width);
+        assert_eq!(
+            narrow.len(),
+            file_bytes(1, 1) - 2 * (INPUTS + 3) * (HIDDEN - width)
+        );
+        let read = Network::from_bytes(&narrow).expect("a narrower file parses");
+        assert_eq!(read.to_bytes(), net.to_bytes());
+        let board =
+            Board::from_str("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+                .expect("test FEN");
+        assert_ne!(read.evaluate_board(&board), 0);
+        // One neuron wide is the narrowest; a narrow file of the wrong length is refused.
+        assert!(Network::from_bytes(&narrow_file(&net, 1)).is_ok());
+        assert!(Network::from_bytes(&narrow[..narrow.len() - 2]).is_err());
+        let mut claims_wider = narrow;
+        claims_wider[8..12].copy_from_slice(&(width as u32 + 1).to_le_bytes());
+        assert!(Network::from_bytes(&claims_wider).is_err());
     }
 
     #[test]
