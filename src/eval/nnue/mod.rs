@@ -59,7 +59,8 @@
 //! input 0's weights first, king bucket 0's inputs first), `HIDDEN` i16 feature biases, and
 //! for each bucket `2 × HIDDEN` i16 output weights (side to move first) and one i32 output
 //! bias.
-//! `Network::load` refuses any other size or constants with a message.
+//! `Network::load` refuses, with a message, a file whose length or constants do not match
+//! its header.
 //!
 //! A file may have fewer hidden neurons than the build (`HIDDEN`). The loader then fills
 //! the first ones and leaves the rest zero: a zero neuron's sum is always 0, σ(0) is 0 under
