@@ -244,6 +244,42 @@ fn train_refuses_what_would_write_nothing() {
     assert!(stderr.contains("asks for no more"), "{stderr}");
 }
 
+/// `--start-from` begins from a network's own weights and shape: at a step too small to move
+/// any weight by a quantisation step, the run writes the shipped network back unchanged,
+/// even when the options name another shape. With `--resume`, or from a file that is not a
+/// network, it is refused with nothing written.
+#[test]
+fn train_starts_from_a_network() {
+    use sandglass::eval::nnue::Network;
+    let dir = Scratch::new("train-start-from");
+    let data = dir.join("data.bin");
+    small_shard(&data, 90);
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/nnue/embedded.nnue");
+    let net = dir.join("net.nnue");
+    let still = ["--lr", "1e-9", "--weight-decay", "0", "--buckets", "1"];
+    let mut options = vec!["--start-from", arg(&shipped)];
+    options.extend_from_slice(&still);
+    let log = succeeded(train(&data, &net, 1, &options));
+    assert!(log.contains("starting network"), "{log}");
+    assert!(log.contains("the starting network's shape wins"), "{log}");
+    let bytes = |path: &Path| {
+        let read = std::fs::read(path).expect("network file");
+        Network::from_bytes(&read).expect("it parses").to_bytes()
+    };
+    assert!(bytes(&net) == bytes(&shipped), "the weights moved");
+
+    let other = dir.join("other.nnue");
+    options.push("--resume");
+    let out = train(&data, &other, 1, &options);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--resume"));
+    let out = train(&data, &other, 1, &["--start-from", arg(&data)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains(arg(&data)), "{stderr}");
+    assert!(!other.exists(), "a refused run wrote a network");
+}
+
 /// A shard of zeros was trained on as 200 empty boards.
 #[test]
 fn train_refuses_a_shard_of_zeros() {

@@ -12,13 +12,14 @@
 //! After every epoch a checkpoint (`<out>.ckpt`: weights and optimiser state) is written,
 //! and the quantised network (`<out>`) whenever the validation loss is the best of the run
 //! (small data sets overfit within a few epochs); `--resume` continues from the checkpoint,
-//! and Ctrl-C stops after the current batch, writing the checkpoint. The hand-written
+//! `--start-from` begins a new run from a network's weights, and Ctrl-C stops after the
+//! current batch, writing the checkpoint. The hand-written
 //! evaluation's loss on the same targets is printed first, as the mark to beat.
 
 pub mod model;
 
 use super::packed::{decode_all, Packed};
-use crate::eval::nnue::{Activation, Inputs, KingBuckets, MAX_BUCKETS};
+use crate::eval::nnue::{Activation, Inputs, KingBuckets, Network, MAX_BUCKETS};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{backward, features_mirrored, forward, sigmoid, stm_sign, AdamW, Progress, Shape};
 use std::path::PathBuf;
@@ -153,6 +154,14 @@ pub struct TrainArgs {
     /// output buckets win over the options (with a warning where they differ).
     #[arg(long)]
     pub resume: bool,
+    /// Start from this network file's weights instead of random ones, with a fresh optimiser
+    /// and schedule: nnue-pytorch's `--resume-from-model`, by which many of Stockfish's
+    /// networks were retrained from the one before. A network learns on this way from data
+    /// that is gone, as what its parent learned stays in the weights it starts from. The
+    /// file's activation, inputs, king buckets and output buckets win over the options (with
+    /// a warning where they differ).
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub start_from: Option<PathBuf>,
 }
 
 /// A number from 0 to 1. Every float option is a range: NaN passed every clamp and comparison
@@ -464,28 +473,41 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     } else {
         None
     };
-    let shape = match &resumed {
-        Some(c) => {
-            if shape_of(args)? != c.progress.shape {
+    let start = match &args.start_from {
+        Some(path) => {
+            let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(model::dequantise(&net))
+        }
+        None => None,
+    };
+    let given = resumed
+        .as_ref()
+        .map(|c| ("checkpoint", c.progress.shape))
+        .or(start
+            .as_ref()
+            .map(|(shape, _)| ("starting network", *shape)));
+    let shape = match given {
+        Some((source, shape)) => {
+            if shape_of(args)? != shape {
                 eprintln!(
-                    "warning: the options name another network shape than the checkpoint; \
-                     the checkpoint's shape wins"
+                    "warning: the options name another network shape than the {source}; the \
+                     {source}'s shape wins"
                 );
             }
-            c.progress.shape
+            shape
         }
         None => shape_of(args)?,
     };
     let (train, valid) = load(args, shape)?;
     let k = fit_k(&train);
-    let (mut w, mut opt, done, mut best_valid) = match resumed {
-        Some(c) => (c.weights, c.opt, c.progress.epoch, c.progress.best_valid),
-        None => (
-            model::init(shape, args.seed),
-            AdamW::new(shape.params(), args.lr, args.weight_decay),
-            0,
-            f64::INFINITY,
-        ),
+    let fresh = |w| {
+        let opt = AdamW::new(shape.params(), args.lr, args.weight_decay);
+        (w, opt, 0, f64::INFINITY)
+    };
+    let (mut w, mut opt, done, mut best_valid) = match (resumed, start) {
+        (Some(c), _) => (c.weights, c.opt, c.progress.epoch, c.progress.best_valid),
+        (None, Some((_, w))) => fresh(w),
+        (None, None) => fresh(model::init(shape, args.seed)),
     };
     if done >= args.epochs {
         return Err(format!(
@@ -520,6 +542,13 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         baseline(&train),
         baseline(&valid)
     );
+    if let Some(path) = &args.start_from {
+        println!(
+            "starting network {}: valid loss {:.6}",
+            path.display(),
+            mean_loss(&w, &valid, &targets, threads)
+        );
+    }
     opt.lr = learning_rate(args, done + 1);
     if let Err(e) = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst)) {
         eprintln!("warning: Ctrl-C will not stop cleanly: {e}");
