@@ -13,8 +13,8 @@
 //! and the quantised network (`<out>`) whenever the validation loss is the best of the run
 //! (small data sets overfit within a few epochs); `--resume` continues from the checkpoint,
 //! `--start-from` begins a new run from a network's weights, and Ctrl-C stops after the
-//! current batch, writing the checkpoint. The hand-written
-//! evaluation's loss on the same targets is printed first, as the mark to beat.
+//! current batch, writing the checkpoint. The hand-written evaluation's loss on the same
+//! targets is printed first, as the mark to beat (and the starting network's, if any).
 
 pub mod model;
 
