@@ -246,7 +246,8 @@ fn train_refuses_what_would_write_nothing() {
 
 /// `--start-from` begins from a network's own weights and shape: at a step too small to move
 /// any weight by a quantisation step, the run writes the shipped network back unchanged,
-/// even when the options name another shape. With `--resume`, or from a file that is not a
+/// even when the options name another shape, whether the file is named or called
+/// `<embedded>` as `EvalFile` calls it. With `--resume`, or from a file that is not a
 /// network, it is refused with nothing written.
 #[test]
 fn train_starts_from_a_network() {
@@ -255,22 +256,31 @@ fn train_starts_from_a_network() {
     let data = dir.join("data.bin");
     small_shard(&data, 90);
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/nnue/embedded.nnue");
-    let net = dir.join("net.nnue");
-    let still = ["--lr", "1e-9", "--weight-decay", "0", "--buckets", "1"];
-    let mut options = vec!["--start-from", arg(&shipped)];
-    options.extend_from_slice(&still);
-    let log = succeeded(train(&data, &net, 1, &options));
-    assert!(log.contains("starting network"), "{log}");
-    assert!(log.contains("the starting network's shape wins"), "{log}");
     let bytes = |path: &Path| {
         let read = std::fs::read(path).expect("network file");
         Network::from_bytes(&read).expect("it parses").to_bytes()
     };
-    assert!(bytes(&net) == bytes(&shipped), "the weights moved");
+    let still = ["--lr", "1e-9", "--weight-decay", "0", "--buckets", "1"];
+    for (name, start) in [
+        ("named.nnue", arg(&shipped)),
+        ("embedded.nnue", "<embedded>"),
+    ] {
+        let net = dir.join(name);
+        let mut options = vec!["--start-from", start];
+        options.extend_from_slice(&still);
+        let log = succeeded(train(&data, &net, 1, &options));
+        assert!(log.contains(&format!("starting network {start}")), "{log}");
+        assert!(log.contains("the starting network's shape wins"), "{log}");
+        assert!(bytes(&net) == bytes(&shipped), "{start}: the weights moved");
+    }
 
     let other = dir.join("other.nnue");
-    options.push("--resume");
-    let out = train(&data, &other, 1, &options);
+    let out = train(
+        &data,
+        &other,
+        1,
+        &["--start-from", "<embedded>", "--resume"],
+    );
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--resume"));
     let out = train(&data, &other, 1, &["--start-from", arg(&data)]);

@@ -19,7 +19,7 @@
 pub mod model;
 
 use super::packed::{decode_all, Packed};
-use crate::eval::nnue::{Activation, Inputs, KingBuckets, Network, MAX_BUCKETS};
+use crate::eval::nnue::{select, Activation, Inputs, KingBuckets, MAX_BUCKETS};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{backward, features_mirrored, forward, sigmoid, stm_sign, AdamW, Progress, Shape};
 use std::path::PathBuf;
@@ -159,9 +159,10 @@ pub struct TrainArgs {
     /// networks were retrained from the one before. A network learns on this way from data
     /// that is gone, as what its parent learned stays in the weights it starts from. The
     /// file's activation, inputs, king buckets and output buckets win over the options (with
-    /// a warning where they differ).
+    /// a warning where they differ). Read as `EvalFile` reads it: `<embedded>` is the
+    /// shipped network.
     #[arg(long, value_name = "FILE", conflicts_with = "resume")]
-    pub start_from: Option<PathBuf>,
+    pub start_from: Option<String>,
 }
 
 /// A number from 0 to 1. Every float option is a range: NaN passed every clamp and comparison
@@ -475,7 +476,9 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     };
     let start = match &args.start_from {
         Some(path) => {
-            let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let net = select::load_file(path)
+                .map_err(|e| format!("--start-from {path}: {e}"))?
+                .ok_or_else(|| format!("--start-from {path}: this build embeds no network"))?;
             Some(model::dequantise(&net))
         }
         None => None,
@@ -544,8 +547,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     );
     if let Some(path) = &args.start_from {
         println!(
-            "starting network {}: valid loss {:.6}",
-            path.display(),
+            "starting network {path}: valid loss {:.6}",
             mean_loss(&w, &valid, &targets, threads)
         );
     }
