@@ -479,7 +479,12 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             let net = select::load_file(path)
                 .map_err(|e| format!("--start-from {path}: {e}"))?
                 .ok_or_else(|| format!("--start-from {path}: this build embeds no network"))?;
-            Some(model::dequantise(&net))
+            let (shape, mut w) = model::dequantise(&net);
+            let woken = model::wake_silent_neurons(&mut w, shape, args.seed);
+            if woken > 0 {
+                eprintln!("{woken} silent neurons of the starting network woken (random inputs, zero outputs)");
+            }
+            Some((shape, w))
         }
         None => None,
     };

@@ -332,6 +332,38 @@ pub fn dequantise(net: &Network) -> (Shape, Vec<f32>) {
     (shape, w)
 }
 
+/// Gives every silent neuron (all its input weights, its bias and all its output weights
+/// zero) a fresh network's input weights and bias, and returns how many there were.
+///
+/// A 128-neuron network read into a 256-neuron build has 128 such neurons, and they could
+/// never learn: a silent neuron's activation is 0, so its output weights get no gradient,
+/// and its zero output weights pass none back to its inputs. Woken with random inputs and
+/// still zero outputs, each has an activation to learn its output weights from while the
+/// network's output stays exactly what it was: a function-preserving widening in the sense
+/// of Net2Net (Chen, Goodfellow and Shlens, ICLR 2016), with new neurons instead of their
+/// split copies of old ones.
+pub fn wake_silent_neurons(w: &mut [f32], shape: Shape, seed: u64) -> usize {
+    let rows = INPUTS * shape.king_buckets.count();
+    let silent = |w: &[f32], j: usize| {
+        (0..rows).all(|i| w[FT_W + i * HIDDEN + j] == 0.0)
+            && w[shape.ft_b() + j] == 0.0
+            && (0..shape.buckets)
+                .all(|b| (0..2).all(|side| w[shape.out_w(b) + side * HIDDEN + j] == 0.0))
+    };
+    let fresh = init(shape, seed);
+    let mut woken = 0;
+    for j in 0..HIDDEN {
+        if silent(w, j) {
+            for i in 0..rows {
+                w[FT_W + i * HIDDEN + j] = fresh[FT_W + i * HIDDEN + j];
+            }
+            w[shape.ft_b() + j] = fresh[shape.ft_b() + j];
+            woken += 1;
+        }
+    }
+    woken
+}
+
 /// Bytes before the weights in a checkpoint.
 const CKPT_HEADER: usize = 108;
 /// The same in the older `SGC3` checkpoints, which have no king-bucket layout (one bucket).
@@ -819,6 +851,58 @@ mod tests {
             same(&quantise(&w, shape));
         }
         same(&crate::eval::nnue::select::embedded().expect("the shipped network parses"));
+    }
+
+    /// Silencing two neurons of the shipped network and waking them: only those two change,
+    /// they get input weights, the output is the same to the last bit, and the next backward
+    /// pass gives their output weights a gradient, which it did not while they were silent.
+    #[test]
+    fn woken_neurons_learn_without_changing_the_output() {
+        let net = crate::eval::nnue::select::embedded().expect("the shipped network parses");
+        let (shape, mut w) = dequantise(&net);
+        let mut untouched = w.clone();
+        assert_eq!(wake_silent_neurons(&mut untouched, shape, 3), 0);
+        assert!(untouched == w, "a network without silent neurons changed");
+        let rows = INPUTS * shape.king_buckets.count();
+        let (a, b) = (5, HIDDEN - 1);
+        for j in [a, b] {
+            for i in 0..rows {
+                w[FT_W + i * HIDDEN + j] = 0.0;
+            }
+            w[shape.ft_b() + j] = 0.0;
+            for bucket in 0..shape.buckets {
+                for side in 0..2 {
+                    w[shape.out_w(bucket) + side * HIDDEN + j] = 0.0;
+                }
+            }
+        }
+        let board =
+            Board::from_str("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+                .expect("test FEN");
+        let (us, them, n) = features(&Packed::new(&board, 0, 1, 4), shape);
+        let (us, them) = (&us[..n], &them[..n]);
+        let out_grad = |w: &[f32], j: usize| {
+            let pass = forward(w, shape, us, them);
+            let mut grad = vec![0.0; shape.params()];
+            backward(w, &pass, (us, them), 1.0, &mut grad, shape);
+            (pass.cp, grad[shape.out_w(pass.bucket) + j])
+        };
+        let (before, silent_grad) = out_grad(&w, a);
+        assert_eq!(silent_grad, 0.0);
+        let mut woken = w.clone();
+        assert_eq!(wake_silent_neurons(&mut woken, shape, 3), 2);
+        let (after, woken_grad) = out_grad(&woken, a);
+        assert_eq!(before.to_bits(), after.to_bits());
+        assert!(
+            woken_grad != 0.0,
+            "a woken neuron's output weight has no gradient"
+        );
+        let changed: Vec<usize> = (0..w.len()).filter(|&i| w[i] != woken[i]).collect();
+        assert!(changed
+            .iter()
+            .all(|&i| i >= shape.ft_b() || [a, b].contains(&(i % HIDDEN))));
+        assert!(changed.iter().all(|&i| i < shape.out()));
+        assert!(changed.len() > rows, "{} weights woke", changed.len());
     }
 
     #[test]
