@@ -1,34 +1,6 @@
-use clap::{Parser, Subcommand};
-use sandglass::tools;
+use clap::Parser;
+use sandglass::tools::command::Cli;
 use std::process::ExitCode;
-
-/// Sandglass, a UCI chess engine. Without a subcommand it speaks UCI on stdin/stdout.
-#[derive(Parser, Debug)]
-#[command(name = "sandglass", version, about)]
-struct Cli {
-    #[command(subcommand)]
-    command: Option<Tool>,
-}
-
-#[derive(Subcommand, Debug)]
-enum Tool {
-    /// Count move-tree leaves for a position, or check a perft suite.
-    Perft(tools::perft::PerftArgs),
-    /// Search a fixed set of positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
-    Bench(tools::bench::BenchArgs),
-    /// Show how each time-management strategy would spend a clock over a whole game.
-    Tm(tools::tm::TmArgs),
-    /// Run an EPD test suite (bm/am; STS points from c0) at a fixed time per position.
-    Epd(tools::epd::EpdArgs),
-    /// Texel-tune the evaluation weights on positions from PGN games.
-    Tune(tools::tune::TuneArgs),
-    /// Play Sandglass against itself at fixed nodes per move and write the games as PGN.
-    Selfplay(tools::selfplay::SelfplayArgs),
-    /// Self-play at fixed nodes, writing quiet positions with score and result for training.
-    Datagen(tools::datagen::DatagenArgs),
-    /// Train the network on datagen shards and write it as a .nnue file.
-    Train(tools::train::TrainArgs),
-}
 
 fn main() -> ExitCode {
     end_quietly_on_a_closed_pipe(true);
@@ -39,21 +11,14 @@ fn main() -> ExitCode {
             eprintln!("sandglass: {}", ablation.describe());
         }
     }
-    let result = match cli.command {
+    let result = match &cli.command {
         None => {
             // The engine notices a closed stdout itself and stops cleanly (`uci::output`).
             end_quietly_on_a_closed_pipe(false);
             sandglass::uci::engine::run();
             Ok(true)
         }
-        Some(Tool::Perft(args)) => tools::perft::run(&args),
-        Some(Tool::Bench(args)) => tools::bench::run(&args),
-        Some(Tool::Tm(args)) => tools::tm::run(&args).map(|()| true),
-        Some(Tool::Epd(args)) => tools::epd::run(&args),
-        Some(Tool::Tune(args)) => tools::tune::run(&args).map(|()| true),
-        Some(Tool::Selfplay(args)) => tools::selfplay::run(&args),
-        Some(Tool::Datagen(args)) => tools::datagen::run(&args),
-        Some(Tool::Train(args)) => tools::train::run(&args).map(|()| true),
+        Some(tool) => tool.run(),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,6 +1,7 @@
 //! Command-line tools beside the UCI engine.
 
 pub mod bench;
+pub mod command;
 pub mod datagen;
 pub mod epd;
 pub mod packed;
