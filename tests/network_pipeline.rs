@@ -247,8 +247,8 @@ fn train_refuses_what_would_write_nothing() {
 /// `--start-from` begins from a network's own weights and shape: at a step too small to move
 /// any weight by a quantisation step, the run writes the shipped network back unchanged,
 /// even when the options name another shape, whether the file is named or called
-/// `<embedded>` as `EvalFile` calls it. With `--resume`, or from a file that is not a
-/// network, it is refused with nothing written.
+/// `<embedded>` as `EvalFile` calls it. With `--resume`, an empty name (an unset shell
+/// variable) or a file that is not a network, it is refused with nothing written.
 #[test]
 fn train_starts_from_a_network() {
     use sandglass::eval::nnue::Network;
@@ -283,6 +283,10 @@ fn train_starts_from_a_network() {
     );
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--resume"));
+    let out = train(&data, &other, 1, &["--start-from", ""]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("needs a file name"), "{stderr}");
     let out = train(&data, &other, 1, &["--start-from", arg(&data)]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");

@@ -9,61 +9,129 @@ use sandglass::tools::command::{Cli, Tool};
 
 const README: &str = include_str!("../README.md");
 
-/// The shell words of one command line, as far as a `sandglass` command goes: quotes
-/// removed, and cut at a comment, a pipe, a redirection or a command separator.
-fn words(line: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut started = false;
+/// The simple commands of one shell line, each as its words: quotes removed; split at `|`,
+/// `||`, `&&`, `;` and `&`; redirections (`> f`, `2> f`, `2>&1`, `< f`) dropped; cut at a
+/// comment.
+fn simple_commands(line: &str) -> Vec<Vec<String>> {
+    let mut w = Words {
+        commands: vec![Vec::new()],
+        ..Words::default()
+    };
     let mut chars = line.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            '\'' => {
-                started = true;
-                for q in chars.by_ref() {
-                    if q == '\'' {
-                        break;
-                    }
-                    word.push(q);
-                }
-            }
-            '"' => {
-                started = true;
+            '\'' | '"' => {
+                (w.started, w.quoted) = (true, true);
                 while let Some(q) = chars.next() {
                     match q {
-                        '"' => break,
-                        '\\' => word.extend(chars.next()),
-                        _ => word.push(q),
+                        _ if q == c => break,
+                        '\\' if c == '"' => w.word.extend(chars.next()),
+                        _ => w.word.push(q),
                     }
                 }
             }
             '\\' => {
-                started = true;
-                word.extend(chars.next());
+                (w.started, w.quoted) = (true, true);
+                w.word.extend(chars.next());
             }
-            c if c.is_whitespace() => {
-                if started {
-                    words.push(std::mem::take(&mut word));
-                    started = false;
+            '#' if !w.started => break,
+            '>' | '<' => {
+                // `2>`: the digits name a descriptor, not an argument.
+                if w.started && !w.quoted && w.word.chars().all(|d| d.is_ascii_digit()) {
+                    w.word.clear();
+                    w.started = false;
+                }
+                w.end_word();
+                if chars.peek() == Some(&'&') {
+                    chars.next();
+                    while chars.next_if(|d| d.is_ascii_digit() || *d == '-').is_some() {}
+                } else {
+                    w.target = true;
                 }
             }
-            '#' | '|' | '>' | '<' | ';' | '&' if !started => return words,
-            // `2> log`: a descriptor's redirection.
-            '>' if word.chars().all(|d| d.is_ascii_digit()) => return words,
+            '|' | '&' | ';' => {
+                w.end_word();
+                chars.next_if_eq(&c);
+                w.commands.push(Vec::new());
+            }
+            c if c.is_whitespace() => w.end_word(),
             _ => {
-                started = true;
-                word.push(c);
+                w.started = true;
+                w.word.push(c);
             }
         }
     }
-    if started {
-        words.push(word);
-    }
-    words
+    w.end_word();
+    w.commands.retain(|c| !c.is_empty());
+    w.commands
 }
 
-/// The `sandglass` commands of the README's code blocks, continuation lines joined, with
-/// the line each starts on; a leading `nice -n N` is dropped.
+/// The splitter's state.
+#[derive(Default)]
+struct Words {
+    commands: Vec<Vec<String>>,
+    word: String,
+    /// A word is being read (an empty quoted one too).
+    started: bool,
+    /// Part of it was quoted.
+    quoted: bool,
+    /// The next word is a redirection's target, not an argument.
+    target: bool,
+}
+
+impl Words {
+    fn end_word(&mut self) {
+        if self.started {
+            let word = std::mem::take(&mut self.word);
+            if !std::mem::take(&mut self.target) {
+                if let Some(command) = self.commands.last_mut() {
+                    command.push(word);
+                }
+            }
+        }
+        (self.started, self.quoted) = (false, false);
+    }
+}
+
+/// The arguments of a simple command that runs Sandglass (`sandglass`, a path to it, or
+/// `cargo run -- …`), after what may come before it: `VAR=value`, `time`, `nice -n N`, and
+/// the `do` or `then` of a loop or test on the same line.
+fn sandglass_args(mut w: &[String]) -> Option<Vec<String>> {
+    loop {
+        match w {
+            [first, rest @ ..]
+                if first.contains('=') && first.chars().next().is_some_and(char::is_alphabetic) =>
+            {
+                w = rest
+            }
+            [first, rest @ ..] if ["time", "do", "then", "else"].contains(&first.as_str()) => {
+                w = rest
+            }
+            [nice, n, _, rest @ ..] if nice == "nice" && n == "-n" => w = rest,
+            [nice, n, rest @ ..] if nice == "nice" && n.starts_with('-') => w = rest,
+            _ => break,
+        }
+    }
+    let first = w.first()?;
+    if first == "sandglass" || first.ends_with("/sandglass") {
+        return Some(w.to_vec());
+    }
+    if w.len() >= 2 && first == "cargo" && w[1] == "run" {
+        let rest = w
+            .iter()
+            .position(|a| a == "--")
+            .map_or(&[][..], |i| &w[i + 1..]);
+        return Some(
+            std::iter::once("sandglass".to_string())
+                .chain(rest.iter().cloned())
+                .collect(),
+        );
+    }
+    None
+}
+
+/// The commands that run Sandglass in the README's code blocks, continuation lines joined
+/// (a comment's trailing `\` joins nothing), with the line each starts on.
 fn readme_commands() -> Vec<(usize, Vec<String>)> {
     let mut commands = Vec::new();
     let mut in_block = false;
@@ -71,6 +139,7 @@ fn readme_commands() -> Vec<(usize, Vec<String>)> {
     for (i, line) in README.lines().enumerate() {
         if line.trim_start().starts_with("```") {
             in_block = !in_block;
+            pending = None;
             continue;
         }
         if !in_block {
@@ -78,20 +147,18 @@ fn readme_commands() -> Vec<(usize, Vec<String>)> {
         }
         let (start, mut text) = pending.take().unwrap_or((i + 1, String::new()));
         match line.strip_suffix('\\') {
-            Some(head) => {
+            Some(head) if !line.trim_start().starts_with('#') => {
                 text.push_str(head);
                 text.push(' ');
                 pending = Some((start, text));
                 continue;
             }
-            None => text.push_str(line),
+            _ => text.push_str(line),
         }
-        let mut w = words(&text);
-        if w.len() >= 3 && w[0] == "nice" && w[1] == "-n" {
-            w.drain(..3);
-        }
-        if w.first().is_some_and(|first| first == "sandglass") {
-            commands.push((start, w));
+        for simple in simple_commands(&text) {
+            if let Some(args) = sandglass_args(&simple) {
+                commands.push((start, args));
+            }
         }
     }
     commands
@@ -119,25 +186,65 @@ fn the_readmes_commands_parse() {
 }
 
 #[test]
-fn shell_words_are_split_as_a_shell_splits_them() {
-    let split = |line| words(line).join("|");
+fn shell_lines_are_split_as_a_shell_splits_them() {
+    let split = |line| {
+        simple_commands(line)
+            .iter()
+            .map(|c| c.join("|"))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    };
     assert_eq!(
         split("sandglass train d  --start-from '<embedded>'"),
         "sandglass|train|d|--start-from|<embedded>"
     );
-    assert_eq!(split(r#"a "b c" d\ e"#), "a|b c|d e");
+    assert_eq!(split(r#"a "b c" d\ e 'f"g'"#), "a|b c|d e|f\"g");
     assert_eq!(split("a b # c d"), "a|b");
-    assert_eq!(split("a b > out.txt"), "a|b");
-    assert_eq!(split("a b | head"), "a|b");
-    assert_eq!(split("a b 2> err.txt"), "a|b");
     assert_eq!(split("a x#y"), "a|x#y");
+    assert_eq!(split("a b > out.txt c"), "a|b|c");
+    assert_eq!(split("a b>out c 2> err 2>&1"), "a|b|c");
+    assert_eq!(split("a '2'> out"), "a|2");
+    assert_eq!(split("a b | head -3"), "a|b / head|-3");
+    assert_eq!(split("a;b && c||d & e"), "a / b / c / d / e");
+}
+
+#[test]
+fn what_comes_before_sandglass_is_dropped() {
+    let args = |line| {
+        simple_commands(line)
+            .iter()
+            .filter_map(|c| sandglass_args(c))
+            .map(|a| a.join(" "))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        args("nice -n 19 sandglass datagen --threads 2"),
+        ["sandglass datagen --threads 2"]
+    );
+    assert_eq!(
+        args("cd x && X=1 time ./target/release/sandglass bench"),
+        ["./target/release/sandglass bench"]
+    );
+    assert_eq!(
+        args("for n in 1 2; do nice -19 sandglass perft $n; done"),
+        ["sandglass perft $n"]
+    );
+    assert_eq!(
+        args("cargo run --release -- bench 12"),
+        ["sandglass bench 12"]
+    );
+    assert_eq!(args("cargo run --release"), ["sandglass"]);
+    assert!(args("python3 tools/gauntlet.py target/release/sandglass --games 4").is_empty());
 }
 
 /// A line the parser refuses is found: the test above is not blind to an unknown option.
 #[test]
 fn an_unknown_option_does_not_parse() {
-    let w = words("sandglass train /data --start-from net.nnue --no-such-option 3");
-    assert!(Cli::try_parse_from(&w).is_err());
-    let w = words("sandglass train /data --start-from net.nnue --epochs 3");
-    assert!(Cli::try_parse_from(&w).is_ok());
+    let parse = |line| Cli::try_parse_from(&simple_commands(line)[0]).is_ok();
+    assert!(!parse(
+        "sandglass train /data --start-from net.nnue --no-such-option 3"
+    ));
+    assert!(parse(
+        "sandglass train /data --start-from net.nnue --epochs 3"
+    ));
 }

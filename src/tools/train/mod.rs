@@ -160,7 +160,8 @@ pub struct TrainArgs {
     /// that is gone, as what its parent learned stays in the weights it starts from. The
     /// file's activation, inputs, king buckets and output buckets win over the options (with
     /// a warning where they differ). Read as `EvalFile` reads it: `<embedded>` is the
-    /// shipped network.
+    /// shipped network. In a build wider than the network, the neurons it lacks start with
+    /// random input weights and zero output weights, so that they can learn.
     #[arg(long, value_name = "FILE", conflicts_with = "resume")]
     pub start_from: Option<String>,
 }
@@ -475,6 +476,9 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         None
     };
     let start = match &args.start_from {
+        // An empty name is the embedded network to `EvalFile` (a GUI's cleared field),
+        // but here it is a shell variable that was never set.
+        Some(path) if path.is_empty() => return Err("--start-from needs a file name".into()),
         Some(path) => {
             let net = select::load_file(path)
                 .map_err(|e| format!("--start-from {path}: {e}"))?

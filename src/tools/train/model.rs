@@ -303,8 +303,8 @@ pub fn quantise(w: &[f32], shape: Shape) -> Network {
 
 /// The weights and shape a quantised network stands for: the inverse of [`quantise`], and
 /// exact, since every stored integer divided by its scale is a float that rounds back to it.
-/// A network narrower than this build gives zeros for the neurons it lacks; those stay
-/// silent in training too, as an input of zero passes no gradient through the activation.
+/// A network narrower than this build gives zeros for the neurons it lacks, which could
+/// never learn; [`wake_silent_neurons`] gives them a start.
 pub fn dequantise(net: &Network) -> (Shape, Vec<f32>) {
     let shape = Shape {
         activation: net.activation,
@@ -898,10 +898,11 @@ mod tests {
             "a woken neuron's output weight has no gradient"
         );
         let changed: Vec<usize> = (0..w.len()).filter(|&i| w[i] != woken[i]).collect();
+        // The biases start at a multiple of HIDDEN, so `i % HIDDEN` is the neuron there too.
+        assert_eq!(shape.ft_b() % HIDDEN, 0);
         assert!(changed
             .iter()
-            .all(|&i| i >= shape.ft_b() || [a, b].contains(&(i % HIDDEN))));
-        assert!(changed.iter().all(|&i| i < shape.out()));
+            .all(|&i| i < shape.out() && [a, b].contains(&(i % HIDDEN))));
         assert!(changed.len() > rows, "{} weights woke", changed.len());
     }
 
