@@ -343,25 +343,35 @@ pub fn dequantise(net: &Network) -> (Shape, Vec<f32>) {
 /// of Net2Net (Chen, Goodfellow and Shlens, ICLR 2016), with new neurons instead of their
 /// split copies of old ones.
 pub fn wake_silent_neurons(w: &mut [f32], shape: Shape, seed: u64) -> usize {
-    let rows = INPUTS * shape.king_buckets.count();
-    let silent = |w: &[f32], j: usize| {
-        (0..rows).all(|i| w[FT_W + i * HIDDEN + j] == 0.0)
-            && w[shape.ft_b() + j] == 0.0
-            && (0..shape.buckets)
-                .all(|b| (0..2).all(|side| w[shape.out_w(b) + side * HIDDEN + j] == 0.0))
-    };
-    let fresh = init(shape, seed);
-    let mut woken = 0;
-    for j in 0..HIDDEN {
-        if silent(w, j) {
-            for i in 0..rows {
-                w[FT_W + i * HIDDEN + j] = fresh[FT_W + i * HIDDEN + j];
+    let silent: Vec<usize> = (0..HIDDEN)
+        .filter(|&j| {
+            neuron_inputs(shape, j)
+                .chain(neuron_outputs(shape, j))
+                .all(|i| w[i] == 0.0)
+        })
+        .collect();
+    if !silent.is_empty() {
+        let fresh = init(shape, seed);
+        for &j in &silent {
+            for i in neuron_inputs(shape, j) {
+                w[i] = fresh[i];
             }
-            w[shape.ft_b() + j] = fresh[shape.ft_b() + j];
-            woken += 1;
         }
     }
-    woken
+    silent.len()
+}
+
+/// Where neuron `j`'s input weights (every input row of every king bucket) and its bias lie.
+fn neuron_inputs(shape: Shape, j: usize) -> impl Iterator<Item = usize> {
+    let rows = INPUTS * shape.king_buckets.count();
+    (0..rows)
+        .map(move |i| FT_W + i * HIDDEN + j)
+        .chain(std::iter::once(shape.ft_b() + j))
+}
+
+/// Where neuron `j`'s output weights lie: one for each side in every output bucket.
+fn neuron_outputs(shape: Shape, j: usize) -> impl Iterator<Item = usize> {
+    (0..shape.buckets).flat_map(move |b| (0..2).map(move |side| shape.out_w(b) + side * HIDDEN + j))
 }
 
 /// Bytes before the weights in a checkpoint.
@@ -863,17 +873,10 @@ mod tests {
         let mut untouched = w.clone();
         assert_eq!(wake_silent_neurons(&mut untouched, shape, 3), 0);
         assert!(untouched == w, "a network without silent neurons changed");
-        let rows = INPUTS * shape.king_buckets.count();
         let (a, b) = (5, HIDDEN - 1);
         for j in [a, b] {
-            for i in 0..rows {
-                w[FT_W + i * HIDDEN + j] = 0.0;
-            }
-            w[shape.ft_b() + j] = 0.0;
-            for bucket in 0..shape.buckets {
-                for side in 0..2 {
-                    w[shape.out_w(bucket) + side * HIDDEN + j] = 0.0;
-                }
+            for i in neuron_inputs(shape, j).chain(neuron_outputs(shape, j)) {
+                w[i] = 0.0;
             }
         }
         let board =
@@ -898,12 +901,15 @@ mod tests {
             "a woken neuron's output weight has no gradient"
         );
         let changed: Vec<usize> = (0..w.len()).filter(|&i| w[i] != woken[i]).collect();
-        // The biases start at a multiple of HIDDEN, so `i % HIDDEN` is the neuron there too.
-        assert_eq!(shape.ft_b() % HIDDEN, 0);
-        assert!(changed
-            .iter()
-            .all(|&i| i < shape.out() && [a, b].contains(&(i % HIDDEN))));
-        assert!(changed.len() > rows, "{} weights woke", changed.len());
+        let inputs: Vec<usize> = neuron_inputs(shape, a)
+            .chain(neuron_inputs(shape, b))
+            .collect();
+        assert!(changed.iter().all(|i| inputs.contains(i)));
+        assert!(
+            changed.len() > inputs.len() / 2,
+            "{} weights woke",
+            changed.len()
+        );
     }
 
     #[test]
