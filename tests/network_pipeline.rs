@@ -247,11 +247,13 @@ fn train_refuses_what_would_write_nothing() {
 /// `--start-from` begins from a network's own weights and shape: at a step too small to move
 /// any weight by a quantisation step, the run writes the shipped network back unchanged,
 /// even when the options name another shape, whether the file is named or called
-/// `<embedded>` as `EvalFile` calls it. With `--resume`, an empty name (an unset shell
+/// `<embedded>` as `EvalFile` calls it, and grown into the king buckets asked for when it has
+/// none. With `--resume`, an empty name (an unset shell
 /// variable) or a file that is not a network, it is refused with nothing written.
 #[test]
 fn train_starts_from_a_network() {
     use sandglass::eval::nnue::Network;
+    use std::str::FromStr;
     let dir = Scratch::new("train-start-from");
     let data = dir.join("data.bin");
     small_shard(&data, 90);
@@ -272,6 +274,33 @@ fn train_starts_from_a_network() {
         assert!(log.contains(&format!("starting network {start}")), "{log}");
         assert!(log.contains("the starting network's shape wins"), "{log}");
         assert!(bytes(&net) == bytes(&shipped), "{start}: the weights moved");
+    }
+
+    // Asked for king buckets, the shipped network (which has none) grows into them and
+    // still evaluates as it did.
+    let grown = dir.join("grown.nnue");
+    let mut options = vec!["--start-from", "<embedded>", "--king-buckets", "4"];
+    options.extend_from_slice(&still);
+    let log = succeeded(train(&data, &grown, 1, &options));
+    assert!(
+        log.contains("copied into each of its 4 king buckets"),
+        "{log}"
+    );
+    let read = |path: &Path| {
+        Network::from_bytes(&std::fs::read(path).expect("network file")).expect("it parses")
+    };
+    let (grown, shipped) = (read(&grown), read(&shipped));
+    assert_eq!(grown.king_buckets.count(), 4);
+    for fen in [
+        "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQ1RK1 w - - 5 6",
+        "8/8/4k3/8/8/8/3P2K1/8 w - - 0 1",
+    ] {
+        let board = chess::Board::from_str(fen).expect("test FEN");
+        assert_eq!(
+            grown.evaluate_board(&board),
+            shipped.evaluate_board(&board),
+            "{fen}"
+        );
     }
 
     let other = dir.join("other.nnue");

@@ -159,7 +159,9 @@ pub struct TrainArgs {
     /// networks were retrained from the one before. A network learns on this way from data
     /// that is gone, as what its parent learned stays in the weights it starts from. The
     /// file's activation, inputs, king buckets and output buckets win over the options (with
-    /// a warning where they differ). Read as `EvalFile` reads it: `<embedded>` is the
+    /// a warning where they differ), except that a network without king buckets grows into
+    /// the `--king-buckets` layout asked, each bucket a copy of its input weights, so that it
+    /// starts out evaluating as before. Read as `EvalFile` reads it: `<embedded>` is the
     /// shipped network. In a build wider than the network, the neurons it lacks start with
     /// random input weights and zero output weights, so that they can learn.
     #[arg(long, value_name = "FILE", conflicts_with = "resume")]
@@ -483,7 +485,18 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             let net = select::load_file(path)
                 .map_err(|e| format!("--start-from {path}: {e}"))?
                 .ok_or_else(|| format!("--start-from {path}: this build embeds no network"))?;
-            let (shape, mut w) = model::dequantise(&net);
+            let (shape, w) = model::dequantise(&net);
+            let asked = shape_of(args)?.king_buckets;
+            let (shape, mut w) = match model::grow_king_buckets(&w, shape, asked) {
+                Some(grown) => {
+                    eprintln!(
+                        "the starting network's input weights copied into each of its {} king buckets",
+                        asked.count()
+                    );
+                    grown
+                }
+                None => (shape, w),
+            };
             let woken = model::wake_silent_neurons(&mut w, shape, args.seed);
             if woken > 0 {
                 eprintln!("{woken} silent neurons of the starting network woken (random inputs, zero outputs)");
