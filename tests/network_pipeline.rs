@@ -258,10 +258,10 @@ fn train_starts_from_a_network() {
     let data = dir.join("data.bin");
     small_shard(&data, 90);
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/nnue/embedded.nnue");
-    let bytes = |path: &Path| {
-        let read = std::fs::read(path).expect("network file");
-        Network::from_bytes(&read).expect("it parses").to_bytes()
+    let read = |path: &Path| {
+        Network::from_bytes(&std::fs::read(path).expect("network file")).expect("it parses")
     };
+    let bytes = |path: &Path| read(path).to_bytes();
     let still = ["--lr", "1e-9", "--weight-decay", "0", "--buckets", "1"];
     for (name, start) in [
         ("named.nnue", arg(&shipped)),
@@ -286,9 +286,6 @@ fn train_starts_from_a_network() {
         log.contains("copied into each of its 4 king buckets"),
         "{log}"
     );
-    let read = |path: &Path| {
-        Network::from_bytes(&std::fs::read(path).expect("network file")).expect("it parses")
-    };
     let (grown, shipped) = (read(&grown), read(&shipped));
     assert_eq!(grown.king_buckets.count(), 4);
     for fen in [

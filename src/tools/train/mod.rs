@@ -465,6 +465,7 @@ fn check_schedule(args: &TrainArgs) -> Result<(), String> {
 
 pub fn run(args: &TrainArgs) -> Result<(), String> {
     check_schedule(args)?;
+    let asked = shape_of(args)?;
     let (threads, batch_size) = (args.threads, args.batch);
     let started = Instant::now();
     let resumed = if args.resume {
@@ -486,12 +487,11 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
                 .map_err(|e| format!("--start-from {path}: {e}"))?
                 .ok_or_else(|| format!("--start-from {path}: this build embeds no network"))?;
             let (shape, w) = model::dequantise(&net);
-            let asked = shape_of(args)?.king_buckets;
-            let (shape, mut w) = match model::grow_king_buckets(&w, shape, asked) {
+            let (shape, mut w) = match model::grow_king_buckets(&w, shape, asked.king_buckets) {
                 Some(grown) => {
                     eprintln!(
                         "the starting network's input weights copied into each of its {} king buckets",
-                        asked.count()
+                        asked.king_buckets.count()
                     );
                     grown
                 }
@@ -513,7 +513,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             .map(|(shape, _)| ("starting network", *shape)));
     let shape = match given {
         Some((source, shape)) => {
-            if shape_of(args)? != shape {
+            if asked != shape {
                 eprintln!(
                     "warning: the options name another network shape than the {source}; the \
                      {source}'s shape wins"
@@ -521,7 +521,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             }
             shape
         }
-        None => shape_of(args)?,
+        None => asked,
     };
     let (train, valid) = load(args, shape)?;
     let k = fit_k(&train);

@@ -962,8 +962,8 @@ mod tests {
         ] {
             let board = Board::from_str(fen).expect("test FEN");
             for colour in [Color::White, Color::Black] {
-                let own = if colour == Color::White { 0 } else { 56 };
-                seen[four().of(board.king_square(colour).to_index() ^ own)] = true;
+                let view = View::of(shape.inputs, four(), colour, board.king_square(colour));
+                seen[usize::from(view.bucket)] = true;
             }
             let packed = Packed::new(&board, 0, 1, 4);
             let (us, them, n) = features(&packed, shape);
