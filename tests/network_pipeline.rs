@@ -46,6 +46,13 @@ fn datagen_then_train_then_search_with_the_network() {
     ]));
     assert!(log.contains("screlu, 8 buckets"), "{log}");
     assert!(log.contains("epoch 2: train loss"), "{log}");
+    // Each epoch also reports the loss of the network as the file holds it.
+    assert!(
+        log.lines()
+            .filter(|l| l.starts_with("epoch "))
+            .all(|l| l.contains(" (as written 0.")),
+        "{log}"
+    );
     // The file the default shape writes: SCReLU, eight output buckets.
     let bytes = std::fs::read(&net).expect("train wrote the network");
     let loaded = sandglass::eval::nnue::Network::from_bytes(&bytes).expect("it parses");

@@ -15,6 +15,8 @@
 //! `--start-from` begins a new run from a network's weights, and Ctrl-C stops after the
 //! current batch, writing the checkpoint. The hand-written evaluation's loss on the same
 //! targets is printed first, as the mark to beat (and the starting network's, if any).
+//! Each epoch's line gives the validation loss of the float weights and of the network as
+//! written (rounded to the engine's integers); the best epoch is chosen by the float loss.
 
 pub mod model;
 
@@ -623,10 +625,16 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             return Ok(());
         }
         let valid_loss = mean_loss(&w, &valid, &targets, threads);
+        // The file holds the weights rounded to the engine's integers, and that rounding can
+        // undo a link's small steps: a link's output weights move by less than the 1/QB
+        // between two stored values (MEASUREMENTS.md, "an eighth link"). So the loss of
+        // the network as it would be written is printed beside the float one.
+        let written = model::dequantise(&model::quantise(&w, shape)).1;
+        let written_loss = mean_loss(&written, &valid, &targets, threads);
         let train_loss = loss / seen.max(1) as f64;
         bar.suspend(|| {
             println!(
-                "epoch {epoch}: train loss {train_loss:.6}, valid loss {valid_loss:.6}, lr {:.2e}, {:.0} s",
+                "epoch {epoch}: train loss {train_loss:.6}, valid loss {valid_loss:.6} (as written {written_loss:.6}), lr {:.2e}, {:.0} s",
                 opt.lr,
                 started.elapsed().as_secs_f64()
             );
