@@ -160,6 +160,17 @@ pub fn clip(w: &mut [f32], shape: Shape) {
     }
 }
 
+/// Round the output weights to the engine's grid (multiples of 1/QB), as [`quantise`]
+/// will; the feature layer and the output biases, stored far finer, are left alone.
+pub fn snap_output_weights(w: &mut [f32], shape: Shape) {
+    let qb = QB as f32;
+    for b in 0..shape.buckets {
+        for x in &mut w[shape.out_w(b)..shape.out_b(b)] {
+            *x = (*x * qb).round() / qb;
+        }
+    }
+}
+
 /// The bucket comes from the number of active features, which is the number of pieces.
 pub fn forward(w: &[f32], shape: Shape, us: &[u16], them: &[u16]) -> Pass {
     let act = shape.activation;
@@ -887,6 +898,46 @@ mod tests {
             same(&quantise(&w, shape));
         }
         same(&crate::eval::nnue::select::embedded().expect("the shipped network parses"));
+    }
+
+    /// Snapping puts every output weight where quantising stores it, so the file's output
+    /// layer is the trained one exactly, and touches nothing else: the feature layer and
+    /// the output biases keep their float values, and snapping twice changes nothing.
+    #[test]
+    fn snapped_output_weights_are_the_files() {
+        for shape in shapes() {
+            let mut w = init(shape, 11);
+            scale_outputs(&mut w, shape, 16.0);
+            clip(&mut w, shape);
+            let before = w.clone();
+            snap_output_weights(&mut w, shape);
+            let (_, stored) = dequantise(&quantise(&w, shape));
+            let mut moved = 0;
+            for b in 0..shape.buckets {
+                for i in shape.out_w(b)..shape.out_b(b) {
+                    assert_eq!(w[i], stored[i], "{shape:?} weight {i}");
+                    assert!((w[i] - before[i]).abs() <= 0.5 / QB as f32 + 1e-7);
+                    moved += usize::from(w[i] != before[i]);
+                }
+                assert_eq!(
+                    w[shape.out_b(b)],
+                    before[shape.out_b(b)],
+                    "bias of bucket {b}"
+                );
+            }
+            assert!(
+                moved > 0,
+                "{shape:?}: the random weights were all on the grid already"
+            );
+            assert_eq!(
+                w[..shape.out()],
+                before[..shape.out()],
+                "{shape:?}: the feature layer"
+            );
+            let once = w.clone();
+            snap_output_weights(&mut w, shape);
+            assert_eq!(w, once, "{shape:?}");
+        }
     }
 
     /// Silencing two neurons of the shipped network and waking them: only those two change,
