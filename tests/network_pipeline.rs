@@ -325,6 +325,43 @@ fn train_starts_from_a_network() {
     assert!(!out.status.success(), "{stderr}");
     assert!(stderr.contains(arg(&data)), "{stderr}");
     assert!(!other.exists(), "a refused run wrote a network");
+
+    // --grid-output: with every step below half a grid step (1/128; a rate of 0.005, which
+    // moves output weights by whole steps over these batches without the flag), no output
+    // weight leaves its grid point, so the file's output layer is the starting network's
+    // and the feature layer alone learns. Without a network to start from it is refused:
+    // it would keep random output weights.
+    let gridded = dir.join("gridded.nnue");
+    let log = succeeded(train(
+        &data,
+        &gridded,
+        2,
+        &[
+            "--start-from",
+            "<embedded>",
+            "--grid-output",
+            "--lr",
+            "0.005",
+        ],
+    ));
+    assert!(log.contains("(as written 0."), "{log}");
+    let gridded = read(&gridded);
+    assert!(gridded.outputs.len() == shipped.outputs.len());
+    for (g, s) in gridded.outputs.iter().zip(&shipped.outputs) {
+        assert!(
+            g.weights == s.weights,
+            "an output weight left its grid point"
+        );
+    }
+    assert!(
+        gridded.ft_weights != shipped.ft_weights,
+        "the feature layer did not learn"
+    );
+    let out = train(&data, &other, 1, &["--grid-output"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("--grid-output"), "{stderr}");
+    assert!(!other.exists(), "a refused run wrote a network");
 }
 
 /// A shard of zeros was trained on as 200 empty boards.

@@ -135,11 +135,12 @@ pub struct TrainArgs {
     pub threads: usize,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Keep the output weights on the engine's grid (steps of 1/QB) after every step, so
-    /// that the feature layer learns what rounding the output layer would undo; the best
-    /// epoch is then chosen by the loss as written. A link's output weights move by less
-    /// than a step, and without this its file keeps little of what it learnt
-    /// (MEASUREMENTS.md, "an eighth link").
+    /// Round the output weights to the engine's grid (steps of 1/QB) after every step, and
+    /// choose the best epoch by the loss as written. A link's output weights move by less
+    /// than half a step, so without this its file keeps little of what it learnt
+    /// (MEASUREMENTS.md, "an eighth link"); with it, at such rates, the output weights stay
+    /// where the starting network has them and the feature layer alone learns, which the
+    /// file keeps. Needs --start-from or --resume: random output weights would stay random.
     #[arg(long)]
     pub grid_output: bool,
     /// Also train on every position's left-right mirror image (doubles small data sets).
@@ -480,6 +481,13 @@ fn check_schedule(args: &TrainArgs) -> Result<(), String> {
 
 pub fn run(args: &TrainArgs) -> Result<(), String> {
     check_schedule(args)?;
+    if args.grid_output && args.start_from.is_none() && !args.resume {
+        return Err(
+            "--grid-output keeps the output weights where they start: it needs --start-from \
+             (or --resume)"
+                .to_string(),
+        );
+    }
     let asked = shape_of(args)?;
     let (threads, batch_size) = (args.threads, args.batch);
     let started = Instant::now();
