@@ -362,6 +362,35 @@ fn train_starts_from_a_network() {
     assert!(!out.status.success(), "{stderr}");
     assert!(stderr.contains("--grid-output"), "{stderr}");
     assert!(!other.exists(), "a refused run wrote a network");
+
+    // --grid-output=qat: the same run, but the float masters keep the steps that the
+    // rounding hides, so they add up across batches until output weights cross grid points.
+    let qat = dir.join("qat.nnue");
+    let args = [
+        "--start-from",
+        "<embedded>",
+        "--grid-output=qat",
+        "--lr",
+        "0.005",
+    ];
+    succeeded(train(&data, &qat, 2, &args));
+    let qat = read(&qat);
+    let moved: usize = qat
+        .outputs
+        .iter()
+        .zip(&shipped.outputs)
+        .map(|(q, s)| {
+            let (q, s) = (q.weights.iter().flatten(), s.weights.iter().flatten());
+            q.zip(s).filter(|(a, b)| a != b).count()
+        })
+        .sum();
+    assert!(moved > 0, "no output weight crossed a grid point");
+    // Without a network to start from it learns from random weights, as a float run does;
+    // a mode it does not know is refused.
+    succeeded(train(&data, &other, 1, &["--grid-output=qat"]));
+    assert!(other.exists());
+    let out = train(&data, &dir.join("x.nnue"), 1, &["--grid-output=round"]);
+    assert!(!out.status.success());
 }
 
 /// A shard of zeros was trained on as 200 empty boards.

@@ -17,8 +17,8 @@
 //! targets is printed first, as the mark to beat (and the starting network's, if any).
 //! Each epoch's line gives the validation loss of the float weights and of the network as
 //! written (rounded to the engine's integers); the best epoch is chosen by the float loss,
-//! or by the loss as written under `--grid-output`, which keeps the output weights on the
-//! engine's grid while training.
+//! or by the loss as written under `--grid-output`, which trains for the engine's output
+//! grid in one of two ways ([`GridOutput`]).
 
 pub mod model;
 
@@ -79,6 +79,21 @@ pub enum Schedule {
     Cosine,
 }
 
+/// How `--grid-output` trains for the engine's output grid (steps of 1/QB), where a link's
+/// small steps are otherwise lost when the file is written (MEASUREMENTS.md, "an eighth
+/// link").
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridOutput {
+    /// round the output weights to the grid after every step: at a link's rates none moves,
+    /// and the feature layer alone learns
+    Snap,
+    /// quantisation-aware training: float master weights, each batch's forward and backward
+    /// pass through their rounded copy, and the gradient applied to the masters as if the
+    /// rounding were not there, so that steps too small to cross a grid point add up until
+    /// they do
+    Qat,
+}
+
 /// Arguments of `sandglass train`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TrainArgs {
@@ -135,14 +150,15 @@ pub struct TrainArgs {
     pub threads: usize,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Round the output weights to the engine's grid (steps of 1/QB) after every step, and
-    /// choose the best epoch by the loss as written. A link's output weights move by less
-    /// than half a step, so without this its file keeps little of what it learnt
-    /// (MEASUREMENTS.md, "an eighth link"); with it, at such rates, the output weights stay
-    /// where the starting network has them and the feature layer alone learns, which the
-    /// file keeps. Needs --start-from or --resume: random output weights would stay random.
-    #[arg(long)]
-    pub grid_output: bool,
+    /// Train for the engine's output grid (steps of 1/QB), and choose the best epoch by the
+    /// loss as written. A link's output weights move by less than half a step, so without
+    /// this its file keeps little of what it learnt (MEASUREMENTS.md, "an eighth link").
+    /// `--grid-output` alone is `snap`, which needs --start-from or --resume (random output
+    /// weights would stay random); `--grid-output=qat` trains float masters through their
+    /// rounded copy.
+    #[arg(long, value_enum, num_args = 0..=1, require_equals = true,
+          default_missing_value = "snap")]
+    pub grid_output: Option<GridOutput>,
     /// Also train on every position's left-right mirror image (doubles small data sets).
     /// Adds nothing to `--inputs mirrored`, which folds the two together, so refused there.
     #[arg(long)]
@@ -372,10 +388,18 @@ fn train_batch(
     batch: &[&Sample],
     t: &Targets,
     grads: &mut [Vec<f32>],
-    grid_output: bool,
+    grid_output: Option<GridOutput>,
 ) -> f64 {
     let chunk = batch.len().div_ceil(grads.len());
-    let w_ref: &[f32] = w;
+    // Under `qat` the passes see the weights as the file will hold them; the gradient they
+    // give is applied to the float masters (the straight-through estimator).
+    let fake_quantised;
+    let w_ref: &[f32] = if grid_output == Some(GridOutput::Qat) {
+        fake_quantised = model::with_output_on_grid(w, t.shape);
+        &fake_quantised
+    } else {
+        w
+    };
     let loss: f64 = std::thread::scope(|scope| {
         let handles: Vec<_> = batch
             .chunks(chunk)
@@ -403,7 +427,7 @@ fn train_batch(
     }
     opt.step(w, &first[0]);
     model::clip(w, t.shape);
-    if grid_output {
+    if grid_output == Some(GridOutput::Snap) {
         model::snap_output_weights(w, t.shape);
     }
     loss
@@ -481,10 +505,10 @@ fn check_schedule(args: &TrainArgs) -> Result<(), String> {
 
 pub fn run(args: &TrainArgs) -> Result<(), String> {
     check_schedule(args)?;
-    if args.grid_output && args.start_from.is_none() && !args.resume {
+    if args.grid_output == Some(GridOutput::Snap) && args.start_from.is_none() && !args.resume {
         return Err(
-            "--grid-output keeps the output weights where they start: it needs --start-from \
-             (or --resume)"
+            "--grid-output (snap) keeps the output weights where they start: it needs \
+             --start-from (or --resume), or --grid-output=qat"
                 .to_string(),
         );
     }
@@ -679,7 +703,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         // infinite: their loss is NaN, which a checkpoint may not hold.
         // The file is what is judged: under --grid-output the epoch is chosen by the loss
         // as written (the float loss otherwise, which earlier runs chose by).
-        let judged = if args.grid_output {
+        let judged = if args.grid_output.is_some() {
             written_loss
         } else {
             valid_loss

@@ -171,6 +171,20 @@ pub fn snap_output_weights(w: &mut [f32], shape: Shape) {
     }
 }
 
+/// A copy of `w` whose output weights are where the file will store them: the weights
+/// that quantisation-aware training's passes see (Jacob et al. 2018, "Quantization and
+/// Training of Neural Networks for Efficient Integer-Arithmetic-Only Inference", section 3:
+/// float weights kept for the update, rounded in the forward pass), with the gradient passed
+/// straight through the rounding (Bengio, Léonard & Courville 2013, "Estimating or
+/// Propagating Gradients Through Stochastic Neurons for Conditional Computation", the
+/// straight-through estimator). The feature layer is left in float: rounding it to its
+/// 1/QA grid costs nothing measurable (MEASUREMENTS.md, "an eighth link").
+pub fn with_output_on_grid(w: &[f32], shape: Shape) -> Vec<f32> {
+    let mut on_grid = w.to_vec();
+    snap_output_weights(&mut on_grid, shape);
+    on_grid
+}
+
 /// The bucket comes from the number of active features, which is the number of pieces.
 pub fn forward(w: &[f32], shape: Shape, us: &[u16], them: &[u16]) -> Pass {
     let act = shape.activation;
@@ -937,6 +951,32 @@ mod tests {
             let once = w.clone();
             snap_output_weights(&mut w, shape);
             assert_eq!(w, once, "{shape:?}");
+        }
+    }
+
+    /// Quantisation-aware training's passes see the file's output weights and the masters'
+    /// everything else, and the masters themselves are left as they were, so that a step
+    /// too small to cross a grid point is kept for the next.
+    #[test]
+    fn fake_quantised_weights_are_the_files_outputs_over_the_masters() {
+        for shape in shapes() {
+            let mut w = init(shape, 12);
+            scale_outputs(&mut w, shape, 16.0);
+            clip(&mut w, shape);
+            let masters = w.clone();
+            let seen = with_output_on_grid(&w, shape);
+            assert_eq!(w, masters, "{shape:?}: the masters were rounded");
+            let (_, stored) = dequantise(&quantise(&w, shape));
+            let mut off_grid = 0;
+            for b in 0..shape.buckets {
+                for i in shape.out_w(b)..shape.out_b(b) {
+                    assert_eq!(seen[i], stored[i], "{shape:?} weight {i}");
+                    off_grid += usize::from(masters[i] != seen[i]);
+                }
+                assert_eq!(seen[shape.out_b(b)], masters[shape.out_b(b)]);
+            }
+            assert!(off_grid > 0, "{shape:?}: nothing to round");
+            assert_eq!(seen[..shape.out()], masters[..shape.out()], "{shape:?}");
         }
     }
 
