@@ -386,9 +386,15 @@ fn train_starts_from_a_network() {
         .sum();
     assert!(moved > 0, "no output weight crossed a grid point");
     // Without a network to start from it learns from random weights, as a float run does;
-    // a mode it does not know is refused.
+    // resumed without the option it goes on as the checkpoint says (whose best loss is the
+    // loss as written); a mode it does not know is refused.
     succeeded(train(&data, &other, 1, &["--grid-output=qat"]));
     assert!(other.exists());
+    let log = succeeded(train(&data, &other, 2, &["--resume"]));
+    assert!(
+        log.contains("checkpoint's (qat); the checkpoint's wins"),
+        "{log}"
+    );
     let out = train(&data, &dir.join("x.nnue"), 1, &["--grid-output=round"]);
     assert!(!out.status.success());
 }

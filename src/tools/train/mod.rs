@@ -25,6 +25,7 @@ pub mod model;
 use super::packed::{decode_all, Packed};
 use crate::eval::nnue::{select, Activation, Inputs, KingBuckets, MAX_BUCKETS};
 use indicatif::{ProgressBar, ProgressStyle};
+pub use model::GridOutput;
 use model::{backward, features_mirrored, forward, sigmoid, stm_sign, AdamW, Progress, Shape};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -77,21 +78,6 @@ pub enum Schedule {
     Step,
     /// from --lr down to --lr-min along a half cosine (SGDR)
     Cosine,
-}
-
-/// How `--grid-output` trains for the engine's output grid (steps of 1/QB), where a link's
-/// small steps are otherwise lost when the file is written (MEASUREMENTS.md, "an eighth
-/// link").
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GridOutput {
-    /// round the output weights to the grid after every step: at a link's rates none moves,
-    /// and the feature layer alone learns
-    Snap,
-    /// quantisation-aware training: float master weights, each batch's forward and backward
-    /// pass through their rounded copy, and the gradient applied to the masters as if the
-    /// rounding were not there, so that steps too small to cross a grid point add up until
-    /// they do
-    Qat,
 }
 
 /// Arguments of `sandglass train`.
@@ -178,8 +164,8 @@ pub struct TrainArgs {
     #[arg(long, default_value = "none",
           value_parser = clap::builder::PossibleValuesParser::new(KingBuckets::NAMED.map(|(n, _)| n)))]
     pub king_buckets: String,
-    /// Continue from `<out>.ckpt`. The checkpoint's activation, inputs, king buckets and
-    /// output buckets win over the options (with a warning where they differ).
+    /// Continue from `<out>.ckpt`. The checkpoint's activation, inputs, king buckets, output
+    /// buckets and `--grid-output` win over the options (with a warning where they differ).
     #[arg(long)]
     pub resume: bool,
     /// Start from this network file's weights instead of random ones, with a fresh optimiser
@@ -570,6 +556,17 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         }
         None => asked,
     };
+    // The checkpoint's best loss is the loss its --grid-output judged by, so its mode wins.
+    let grid = match &resumed {
+        Some(c) if c.progress.grid != args.grid_output => {
+            eprintln!(
+                "warning: --grid-output differs from the checkpoint's ({}); the checkpoint's wins",
+                GridOutput::name(c.progress.grid)
+            );
+            c.progress.grid
+        }
+        _ => args.grid_output,
+    };
     let (train, valid) = load(args, shape)?;
     let k = fit_k(&train);
     let fresh = |w| {
@@ -649,14 +646,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
                 break;
             }
             let batch: Vec<&Sample> = ids.iter().map(|&i| &train[i]).collect();
-            loss += train_batch(
-                &mut w,
-                &mut opt,
-                &batch,
-                &targets,
-                &mut grads,
-                args.grid_output,
-            );
+            loss += train_batch(&mut w, &mut opt, &batch, &targets, &mut grads, grid);
             seen += batch.len();
             bar.inc(1);
             bar.set_message(format!("epoch {epoch} loss {:.6}", loss / seen as f64));
@@ -667,6 +657,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
                 epoch: epoch - 1,
                 best_valid,
                 shape,
+                grid,
             };
             write_checkpoint(args, &w, &opt, progress)?;
             eprintln!(
@@ -703,7 +694,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         // infinite: their loss is NaN, which a checkpoint may not hold.
         // The file is what is judged: under --grid-output the epoch is chosen by the loss
         // as written (the float loss otherwise, which earlier runs chose by).
-        let judged = if args.grid_output.is_some() {
+        let judged = if grid.is_some() {
             written_loss
         } else {
             valid_loss
@@ -719,6 +710,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             epoch,
             best_valid,
             shape,
+            grid,
         };
         write_checkpoint(args, &w, &opt, progress)?;
         opt.lr = learning_rate(args, epoch + 1);

@@ -426,7 +426,9 @@ fn neuron_outputs(shape: Shape, j: usize) -> impl Iterator<Item = usize> {
 }
 
 /// Bytes before the weights in a checkpoint.
-const CKPT_HEADER: usize = 108;
+const CKPT_HEADER: usize = 112;
+/// The same in the older `SGC4` checkpoints, which do not record `--grid-output` (none).
+const CKPT_HEADER_V4: usize = 108;
 /// The same in the older `SGC3` checkpoints, which have no king-bucket layout (one bucket).
 const CKPT_HEADER_V3: usize = 44;
 /// The same in the older `SGC2` checkpoints, which have no inputs field either (plain inputs).
@@ -445,21 +447,70 @@ pub struct Progress {
     pub epoch: u64,
     pub best_valid: f64,
     pub shape: Shape,
+    /// The run's `--grid-output`: it decides which loss `best_valid` is (as written or
+    /// float), so a resumed run keeps it.
+    pub grid: Option<GridOutput>,
 }
 
-/// Checkpoint: `b"SGC4"`, u32 HIDDEN, u32 activation and u32 inputs (the network file's
+/// How `--grid-output` trains for the engine's output grid (steps of 1/QB), where a link's
+/// small steps are otherwise lost when the file is written (MEASUREMENTS.md, "an eighth
+/// link").
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridOutput {
+    /// round the output weights to the grid after every step: at a link's rates none moves,
+    /// and the feature layer alone learns
+    Snap,
+    /// quantisation-aware training: float master weights, each batch's forward and backward
+    /// pass through their rounded copy, and the gradient applied to the masters as if the
+    /// rounding were not there, so that steps too small to cross a grid point add up until
+    /// they do
+    Qat,
+}
+
+impl GridOutput {
+    /// The option's value, or `none` when it was not given.
+    pub fn name(grid: Option<GridOutput>) -> &'static str {
+        match grid {
+            None => "none",
+            Some(GridOutput::Snap) => "snap",
+            Some(GridOutput::Qat) => "qat",
+        }
+    }
+
+    /// The checkpoint's code (0 for no `--grid-output`).
+    fn code(grid: Option<GridOutput>) -> u32 {
+        match grid {
+            None => 0,
+            Some(GridOutput::Snap) => 1,
+            Some(GridOutput::Qat) => 2,
+        }
+    }
+
+    fn from_code(code: u32) -> Result<Option<GridOutput>, String> {
+        match code {
+            0 => Ok(None),
+            1 => Ok(Some(GridOutput::Snap)),
+            2 => Ok(Some(GridOutput::Qat)),
+            _ => Err(format!("unknown --grid-output code {code}")),
+        }
+    }
+}
+
+/// Checkpoint: `b"SGC5"`, u32 HIDDEN, u32 activation and u32 inputs (the network file's
 /// codes), u32 output buckets, u64 epoch, u64 Adam step, f64 best validation loss so far,
-/// the 64-byte king-bucket layout, then weights, m and v as f32 (`shape.params()` each), all
-/// little-endian. `SGC3` is the same without the layout, `SGC2` also without the inputs
-/// field.
+/// the 64-byte king-bucket layout, u32 `--grid-output` (0 none, 1 snap, 2 qat), then
+/// weights, m and v as f32 (`shape.params()` each), all little-endian. `SGC4` is the same
+/// without the `--grid-output` field, `SGC3` also without the layout, `SGC2` also without
+/// the inputs field.
 pub fn checkpoint_bytes(w: &[f32], opt: &AdamW, progress: Progress) -> Vec<u8> {
     let Progress {
         epoch,
         best_valid,
         shape,
+        grid,
     } = progress;
     let mut out = Vec::with_capacity(CKPT_HEADER + 12 * w.len());
-    out.extend_from_slice(b"SGC4");
+    out.extend_from_slice(b"SGC5");
     for v in [
         HIDDEN as u32,
         shape.activation.code(),
@@ -472,6 +523,7 @@ pub fn checkpoint_bytes(w: &[f32], opt: &AdamW, progress: Progress) -> Vec<u8> {
     out.extend_from_slice(&opt.t.to_le_bytes());
     out.extend_from_slice(&best_valid.to_le_bytes());
     out.extend_from_slice(shape.king_buckets.table());
+    out.extend_from_slice(&GridOutput::code(grid).to_le_bytes());
     for x in w.iter().chain(&opt.m).chain(&opt.v) {
         out.extend_from_slice(&x.to_le_bytes());
     }
@@ -488,12 +540,14 @@ pub struct Checkpoint {
 /// Parse a checkpoint.
 pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, String> {
     let (version, header) = match bytes.get(0..4) {
-        Some(b"SGC4") => (4, CKPT_HEADER),
+        Some(b"SGC5") => (5, CKPT_HEADER),
+        Some(b"SGC4") => (4, CKPT_HEADER_V4),
         Some(b"SGC3") => (3, CKPT_HEADER_V3),
         Some(b"SGC2") => (2, CKPT_HEADER_V2),
         _ => {
             return Err(
-                "not a Sandglass checkpoint (magic is none of SGC4, SGC3 and SGC2)".to_string(),
+                "not a Sandglass checkpoint (magic is none of SGC5, SGC4, SGC3 and SGC2)"
+                    .to_string(),
             )
         }
     };
@@ -530,10 +584,15 @@ pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, 
     }
     let king_buckets = if version >= 4 {
         let mut table = [0u8; 64];
-        table.copy_from_slice(&bytes[CKPT_HEADER_V3..CKPT_HEADER]);
+        table.copy_from_slice(&bytes[CKPT_HEADER_V3..CKPT_HEADER_V4]);
         KingBuckets::from_table(table)?
     } else {
         KingBuckets::NONE
+    };
+    let grid = if version >= 5 {
+        GridOutput::from_code(u32_at(CKPT_HEADER_V4))?
+    } else {
+        None
     };
     let shape = Shape {
         activation,
@@ -598,6 +657,7 @@ pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, 
             epoch,
             best_valid,
             shape,
+            grid,
         },
     })
 }
@@ -681,6 +741,7 @@ mod tests {
                 epoch: 3,
                 best_valid: 0.0215,
                 shape,
+                grid: Some(GridOutput::Qat),
             };
             (checkpoint_bytes(&w, &opt, progress), w, opt, progress)
         };
@@ -698,13 +759,22 @@ mod tests {
                 "{len} bytes"
             );
         }
-        // The older checkpoints, of one king bucket: SGC3 has no layout, SGC2 not even an
-        // inputs field (read as plain inputs).
+        let mut unknown = bytes.clone();
+        unknown[CKPT_HEADER_V4..CKPT_HEADER].copy_from_slice(&3u32.to_le_bytes());
+        assert!(from_checkpoint(&unknown, 0.001, 0.0).is_err());
+        // The older checkpoints: SGC4 has no --grid-output (read as none); those of one king
+        // bucket: SGC3 has no layout, SGC2 not even an inputs field (read as plain inputs).
         let shape = layout(Inputs::KingMirrored, KingBuckets::NONE);
         let (bytes, w, _, _) = checkpoint(shape);
-        let mut v3 = bytes.clone();
+        let mut v4 = bytes.clone();
+        v4[0..4].copy_from_slice(b"SGC4");
+        v4.drain(CKPT_HEADER_V4..CKPT_HEADER);
+        let back = from_checkpoint(&v4, 0.001, 0.0).expect("SGC4 parses");
+        assert_eq!((back.progress.shape, back.progress.grid), (shape, None));
+        assert_eq!(back.weights, w);
+        let mut v3 = v4;
         v3[0..4].copy_from_slice(b"SGC3");
-        v3.drain(CKPT_HEADER_V3..CKPT_HEADER);
+        v3.drain(CKPT_HEADER_V3..CKPT_HEADER_V4);
         let back = from_checkpoint(&v3, 0.001, 0.0).expect("SGC3 parses");
         assert_eq!((back.progress.shape, &back.weights), (shape, &w));
         let mut v2 = v3;
@@ -737,6 +807,7 @@ mod tests {
                 epoch,
                 best_valid,
                 shape,
+                grid: None,
             };
             from_checkpoint(&checkpoint_bytes(w, &opt, progress), 0.001, 0.0)
         };
