@@ -392,7 +392,7 @@ fn train_starts_from_a_network() {
     assert!(other.exists());
     let log = succeeded(train(&data, &other, 2, &["--resume"]));
     assert!(
-        log.contains("checkpoint's (qat); the checkpoint's wins"),
+        log.contains("(none) is not the checkpoint's (qat)"),
         "{log}"
     );
     let out = train(&data, &dir.join("x.nnue"), 1, &["--grid-output=round"]);

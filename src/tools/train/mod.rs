@@ -140,8 +140,8 @@ pub struct TrainArgs {
     /// loss as written. A link's output weights move by less than half a step, so without
     /// this its file keeps little of what it learnt (MEASUREMENTS.md, "an eighth link").
     /// `--grid-output` alone is `snap`, which needs --start-from or --resume (random output
-    /// weights would stay random); `--grid-output=qat` trains float masters through their
-    /// rounded copy.
+    /// weights would stay random); `--grid-output=qat` (with `=`: a word after a space is
+    /// data) trains float masters through their rounded copy.
     #[arg(long, value_enum, num_args = 0..=1, require_equals = true,
           default_missing_value = "snap")]
     pub grid_output: Option<GridOutput>,
@@ -556,11 +556,14 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         }
         None => asked,
     };
-    // The checkpoint's best loss is the loss its --grid-output judged by, so its mode wins.
+    // The checkpoint's best loss is the loss its --grid-output judged by, so its mode wins
+    // where it recorded one.
     let grid = match &resumed {
-        Some(c) if c.progress.grid != args.grid_output => {
+        Some(c) if c.grid_recorded && c.progress.grid != args.grid_output => {
             eprintln!(
-                "warning: --grid-output differs from the checkpoint's ({}); the checkpoint's wins",
+                "warning: the options' --grid-output ({}) is not the checkpoint's ({}); the \
+                 checkpoint's wins",
+                GridOutput::name(args.grid_output),
                 GridOutput::name(c.progress.grid)
             );
             c.progress.grid
@@ -739,6 +742,75 @@ mod tests {
     struct Cli {
         #[command(flatten)]
         args: TrainArgs,
+    }
+
+    /// One batch under each `--grid-output`: under `qat` the loss is that of the weights with
+    /// their output layer rounded (what the file will hold), not the float weights', and the
+    /// masters come out of the step off the grid, where `snap` puts them on it; without the
+    /// option the loss is the float weights'.
+    #[test]
+    fn a_batch_trains_through_the_grid_it_is_asked_for() {
+        use crate::eval::nnue::QB;
+        use crate::tools::packed::Packed;
+        let shape = Shape {
+            activation: Activation::SCReLU,
+            buckets: 1,
+            inputs: Inputs::Plain,
+            king_buckets: KingBuckets::NONE,
+        };
+        let samples: Vec<Sample> = [
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+            "8/5pk1/6p1/8/3R4/6P1/5PK1/8 w - - 0 40",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, fen)| {
+            let pos = crate::position::Position::from_fen(fen).expect("test FEN");
+            let score = 150 * (i as i16 - 1);
+            Sample::new(&Packed::new(pos.board(), score, 1, 1), false, shape)
+        })
+        .collect();
+        let batch: Vec<&Sample> = samples.iter().collect();
+        let t = Targets {
+            k: 1.0,
+            lambda: 0.0,
+            shape,
+        };
+        let start = model::init(shape, 5);
+        let outputs = shape.out_w(0)..shape.out_b(0);
+        let on_grid = |w: &[f32]| {
+            w[outputs.clone()]
+                .iter()
+                .all(|x| (x * QB as f32).fract() == 0.0)
+        };
+        assert!(
+            !on_grid(&start),
+            "the random output weights are on the grid already"
+        );
+        let run = |grid: Option<GridOutput>| {
+            let mut w = start.clone();
+            let mut opt = AdamW::new(shape.params(), 0.001, 0.0);
+            let mut grads = vec![vec![0.0; shape.params()]; 2];
+            let loss = train_batch(&mut w, &mut opt, &batch, &t, &mut grads, grid);
+            (loss, w)
+        };
+        let (float_loss, float_w) = run(None);
+        let (qat_loss, qat_w) = run(Some(GridOutput::Qat));
+        let (snap_loss, snap_w) = run(Some(GridOutput::Snap));
+        let written = model::with_output_on_grid(&start, shape);
+        assert_eq!(float_loss, pass(&start, &batch, &t, None));
+        assert_eq!(qat_loss, pass(&written, &batch, &t, None));
+        assert_ne!(qat_loss, float_loss);
+        assert_eq!(
+            snap_loss, float_loss,
+            "snap rounds after the step, not before"
+        );
+        assert!(!on_grid(&qat_w) && !on_grid(&float_w) && on_grid(&snap_w));
+        assert_ne!(
+            qat_w, float_w,
+            "qat's step came from the float weights' gradient"
+        );
     }
 
     /// Decay after every epoch, and the step down from the drop epoch on (epochs from 1).

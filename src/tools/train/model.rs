@@ -178,7 +178,8 @@ pub fn snap_output_weights(w: &mut [f32], shape: Shape) {
 /// straight through the rounding (Bengio, Léonard & Courville 2013, "Estimating or
 /// Propagating Gradients Through Stochastic Neurons for Conditional Computation", the
 /// straight-through estimator). The feature layer is left in float: rounding it to its
-/// 1/QA grid costs nothing measurable (MEASUREMENTS.md, "an eighth link").
+/// 1/QA grid costs nothing measurable (MEASUREMENTS.md, "an eighth link"), and so are
+/// the output biases, stored in steps of 1/(QA·QB).
 pub fn with_output_on_grid(w: &[f32], shape: Shape) -> Vec<f32> {
     let mut on_grid = w.to_vec();
     snap_output_weights(&mut on_grid, shape);
@@ -501,7 +502,7 @@ impl GridOutput {
 /// the 64-byte king-bucket layout, u32 `--grid-output` (0 none, 1 snap, 2 qat), then
 /// weights, m and v as f32 (`shape.params()` each), all little-endian. `SGC4` is the same
 /// without the `--grid-output` field, `SGC3` also without the layout, `SGC2` also without
-/// the inputs field.
+/// the inputs field. An `SGC4` or older checkpoint reads as `--grid-output` unrecorded.
 pub fn checkpoint_bytes(w: &[f32], opt: &AdamW, progress: Progress) -> Vec<u8> {
     let Progress {
         epoch,
@@ -535,6 +536,9 @@ pub struct Checkpoint {
     pub weights: Vec<f32>,
     pub opt: AdamW,
     pub progress: Progress,
+    /// Whether `progress.grid` was recorded: `SGC4` and older checkpoints do not say, and
+    /// some of them were written by `--grid-output` (snap) runs, so the options decide.
+    pub grid_recorded: bool,
 }
 
 /// Parse a checkpoint.
@@ -659,6 +663,7 @@ pub fn from_checkpoint(bytes: &[u8], lr: f32, decay: f32) -> Result<Checkpoint, 
             shape,
             grid,
         },
+        grid_recorded: version >= 5,
     })
 }
 
@@ -733,7 +738,7 @@ mod tests {
 
     #[test]
     fn checkpoint_round_trip() {
-        let checkpoint = |shape: Shape| {
+        let checkpoint = |shape: Shape, grid: Option<GridOutput>| {
             let w = init(shape, 1);
             let mut opt = AdamW::new(shape.params(), 0.001, 0.0);
             opt.step(&mut w.clone(), &w);
@@ -741,11 +746,17 @@ mod tests {
                 epoch: 3,
                 best_valid: 0.0215,
                 shape,
-                grid: Some(GridOutput::Qat),
+                grid,
             };
             (checkpoint_bytes(&w, &opt, progress), w, opt, progress)
         };
-        let (bytes, w, opt, progress) = checkpoint(layout(Inputs::KingMirrored, four()));
+        for grid in [None, Some(GridOutput::Snap), Some(GridOutput::Qat)] {
+            let (bytes, ..) = checkpoint(layout(Inputs::Plain, KingBuckets::NONE), grid);
+            let back = from_checkpoint(&bytes, 0.001, 0.0).expect("parses");
+            assert_eq!((back.progress.grid, back.grid_recorded), (grid, true));
+        }
+        let grid = Some(GridOutput::Qat);
+        let (bytes, w, opt, progress) = checkpoint(layout(Inputs::KingMirrored, four()), grid);
         let back = from_checkpoint(&bytes, 0.001, 0.0).expect("parses");
         assert_eq!((back.progress, back.opt.t), (progress, 1));
         assert_eq!(back.weights, w);
@@ -762,15 +773,16 @@ mod tests {
         let mut unknown = bytes.clone();
         unknown[CKPT_HEADER_V4..CKPT_HEADER].copy_from_slice(&3u32.to_le_bytes());
         assert!(from_checkpoint(&unknown, 0.001, 0.0).is_err());
-        // The older checkpoints: SGC4 has no --grid-output (read as none); those of one king
-        // bucket: SGC3 has no layout, SGC2 not even an inputs field (read as plain inputs).
+        // The older checkpoints: SGC4 does not record --grid-output (left to the options);
+        // those of one king bucket: SGC3 has no layout, SGC2 not even an inputs field (read
+        // as plain inputs).
         let shape = layout(Inputs::KingMirrored, KingBuckets::NONE);
-        let (bytes, w, _, _) = checkpoint(shape);
+        let (bytes, w, _, _) = checkpoint(shape, grid);
         let mut v4 = bytes.clone();
         v4[0..4].copy_from_slice(b"SGC4");
         v4.drain(CKPT_HEADER_V4..CKPT_HEADER);
         let back = from_checkpoint(&v4, 0.001, 0.0).expect("SGC4 parses");
-        assert_eq!((back.progress.shape, back.progress.grid), (shape, None));
+        assert_eq!((back.progress.shape, back.grid_recorded), (shape, false));
         assert_eq!(back.weights, w);
         let mut v3 = v4;
         v3[0..4].copy_from_slice(b"SGC3");
