@@ -428,7 +428,8 @@ fn neuron_outputs(shape: Shape, j: usize) -> impl Iterator<Item = usize> {
 
 /// Bytes before the weights in a checkpoint.
 const CKPT_HEADER: usize = 112;
-/// The same in the older `SGC4` checkpoints, which do not record `--grid-output` (none).
+/// The same in the older `SGC4` checkpoints, which do not record `--grid-output` (left to
+/// the options).
 const CKPT_HEADER_V4: usize = 108;
 /// The same in the older `SGC3` checkpoints, which have no king-bucket layout (one bucket).
 const CKPT_HEADER_V3: usize = 44;
@@ -469,13 +470,11 @@ pub enum GridOutput {
 }
 
 impl GridOutput {
-    /// The option's value, or `none` when it was not given.
-    pub fn name(grid: Option<GridOutput>) -> &'static str {
-        match grid {
-            None => "none",
-            Some(GridOutput::Snap) => "snap",
-            Some(GridOutput::Qat) => "qat",
-        }
+    /// The option's value as clap spells it, or `none` when it was not given.
+    pub fn name(grid: Option<GridOutput>) -> String {
+        use clap::ValueEnum;
+        grid.and_then(|g| g.to_possible_value())
+            .map_or("none".to_string(), |v| v.get_name().to_string())
     }
 
     /// The checkpoint's code (0 for no `--grid-output`).
