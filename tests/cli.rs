@@ -128,6 +128,34 @@ fn epd_with_a_node_limit_repeats_itself() {
     assert!(!run("0").status.success());
 }
 
+/// `epd --eval-file` plays the suite with the network it names, so one binary compares two
+/// networks: at a fixed node count the embedded network and network 7 score STS's first
+/// positions differently, and a file that is not a network is refused.
+#[test]
+fn epd_searches_with_the_network_it_is_given() {
+    let sts = concat!(env!("CARGO_MANIFEST_DIR"), "/data/epd/sts.epd");
+    let run = |extra: &[&str]| {
+        let out = tool(&[&["epd", sts, "--nodes", "400", "--limit", "40"], extra].concat());
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            out,
+        )
+    };
+    let net7 = concat!(env!("CARGO_MANIFEST_DIR"), "/data/nets/net7.nnue");
+    let (embedded_ok, embedded, _) = run(&[]);
+    let (net7_ok, with_net7, _) = run(&["--eval-file", net7]);
+    assert!(embedded_ok && net7_ok, "{embedded}\n{with_net7}");
+    assert!(with_net7.contains("STS score:"), "{with_net7}");
+    assert_ne!(embedded, with_net7);
+    let (refused_ok, _, refused) = run(&[
+        "--eval-file",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"),
+    ]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused_ok && stderr.contains("--eval-file"), "{stderr}");
+}
+
 /// Positions in the shards of `dir`.
 fn shard_positions(dir: &std::path::Path) -> u64 {
     let bytes: u64 = std::fs::read_dir(dir)

@@ -1,4 +1,4 @@
-//! `sandglass epd FILE [--movetime MS | --nodes N]`: run a test suite of positions with known
+//! `sandglass epd FILE [--movetime MS | --nodes N] [--eval-file NET]`: run a test suite of positions with known
 //! best moves.
 //!
 //! Each EPD line is a position (the four FEN fields) and operations: `bm` (best moves: solved
@@ -6,12 +6,14 @@
 //! the Strategic Test Suite `c0 "f5=10, Be5+=2"`, the points each move earns. The tool prints
 //! every failure, the solved count and, when the suite has points, the points score.
 
+use crate::eval::nnue::Network;
 use crate::position::{san_to_move, Position};
 use crate::search::{self, Limits, Signals};
 use crate::time::Mode;
 use crate::tt::TranspositionTable;
 use chess::ChessMove;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 #[derive(clap::Args, Debug)]
 pub struct EpdArgs {
@@ -30,6 +32,10 @@ pub struct EpdArgs {
     /// Hash table size in MB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Search with this network file instead of the embedded one (read as the `EvalFile`
+    /// option reads it), so that one binary compares two networks on a suite.
+    #[arg(long)]
+    pub eval_file: Option<String>,
 }
 
 /// One test position.
@@ -161,12 +167,19 @@ pub fn parse_line(line: &str) -> Result<Option<Test>, String> {
     Ok(Some(test))
 }
 
-/// The move Sandglass plays in `mode` (a move time or a node count).
-pub fn think(fen: &str, mode: Mode, tt: &TranspositionTable) -> Option<ChessMove> {
+/// The move Sandglass plays in `mode` (a move time or a node count) with `network` (None:
+/// the hand-written evaluation).
+pub fn think(
+    fen: &str,
+    mode: Mode,
+    network: Option<Arc<Network>>,
+    tt: &TranspositionTable,
+) -> Option<ChessMove> {
     let pos = Position::from_fen(fen).ok()?;
     tt.clear();
     let limits = Limits {
         mode,
+        network,
         ..Limits::default()
     };
     let signals = Signals::new(false);
@@ -177,6 +190,7 @@ pub fn run(args: &EpdArgs) -> Result<bool, String> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| format!("cannot read {}: {e}", args.file))?;
     let tt = TranspositionTable::try_new(args.hash).map_err(|e| format!("--hash: {e}"))?;
+    let network = super::eval_file_network(args.eval_file.as_deref())?;
     let (mode, limit) = match args.nodes {
         Some(n) => (Mode::nodes(n), format!("{n} nodes")),
         None => (
@@ -201,7 +215,7 @@ pub fn run(args: &EpdArgs) -> Result<bool, String> {
             }
         };
         total += 1;
-        let Some(played) = think(&test.fen, mode.clone(), &tt) else {
+        let Some(played) = think(&test.fen, mode.clone(), network.clone(), &tt) else {
             println!("{}: no move", test.id);
             continue;
         };

@@ -15,7 +15,7 @@ pub mod tune;
 use crate::eval::nnue::{select, Network};
 use std::sync::Arc;
 
-/// The network of the tools that search (`bench`, `selfplay`, `datagen`): the file
+/// The network of the tools that search (`bench`, `epd`, `selfplay`, `datagen`): the file
 /// `--eval-file` names, read as the `EvalFile` option reads it, else the engine's default.
 /// `bench` times a candidate before it is embedded with it; a generation of training data is
 /// made by the network that played it, so the README's line for an older generation names
