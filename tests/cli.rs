@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::tools::{arg, tool, Scratch};
+use common::tools::{accepted, arg, tool, Scratch};
 use common::BIN;
 use std::io::Read;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -134,26 +134,22 @@ fn epd_with_a_node_limit_repeats_itself() {
 #[test]
 fn epd_searches_with_the_network_it_is_given() {
     let sts = concat!(env!("CARGO_MANIFEST_DIR"), "/data/epd/sts.epd");
-    let run = |extra: &[&str]| {
-        let out = tool(&[&["epd", sts, "--nodes", "400", "--limit", "40"], extra].concat());
-        (
-            out.status.success(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            out,
-        )
-    };
+    let args =
+        |extra: &[&'static str]| [&["epd", sts, "--nodes", "400", "--limit", "40"], extra].concat();
     let net7 = concat!(env!("CARGO_MANIFEST_DIR"), "/data/nets/net7.nnue");
-    let (embedded_ok, embedded, _) = run(&[]);
-    let (net7_ok, with_net7, _) = run(&["--eval-file", net7]);
-    assert!(embedded_ok && net7_ok, "{embedded}\n{with_net7}");
+    let embedded = accepted(&args(&[]));
+    let with_net7 = accepted(&args(&["--eval-file", net7]));
     assert!(with_net7.contains("STS score:"), "{with_net7}");
     assert_ne!(embedded, with_net7);
-    let (refused_ok, _, refused) = run(&[
+    let refused = tool(&args(&[
         "--eval-file",
         concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"),
-    ]);
+    ]));
     let stderr = String::from_utf8_lossy(&refused.stderr);
-    assert!(!refused_ok && stderr.contains("--eval-file"), "{stderr}");
+    assert!(
+        !refused.status.success() && stderr.contains("--eval-file"),
+        "{stderr}"
+    );
 }
 
 /// Positions in the shards of `dir`.

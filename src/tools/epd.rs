@@ -1,5 +1,5 @@
-//! `sandglass epd FILE [--movetime MS | --nodes N] [--eval-file NET]`: run a test suite of positions with known
-//! best moves.
+//! `sandglass epd FILE [--movetime MS | --nodes N] [--eval-file NET]`: run a test suite of
+//! positions with known best moves.
 //!
 //! Each EPD line is a position (the four FEN fields) and operations: `bm` (best moves: solved
 //! if the engine plays one of them), `am` (avoid moves: solved if it plays none), `id`, and for
