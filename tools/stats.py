@@ -24,6 +24,17 @@ Sources, each checked in tools/test_stats.py against the source's own numbers:
   t = √2 · nElo/(800/ln 10), per game t = nElo/(800/ln 10). Empty cells count 1e-3. Wald's
   bounds ln(β/(1 − α)) and ln((1 − β)/α). fishtest `server/fishtest/stats/LLRcalc.py`, and
   fastchess `app/src/matchmaking/sprt/sprt.cpp` (`getLLR_normalized`), which this follows.
+- A rating on a list's scale (`anchored_rating`, `python3 tools/stats.py rating`): the
+  maximum-likelihood rating R of one engine from its matches against opponents whose ratings
+  are held fixed (the anchors), under the same logistic model, each game scoring 1, ½ or 0
+  against an expectation E_j = 1/(1 + 10^((r_j − R)/400)). The likelihood is greatest where
+  the points scored equal the points expected, Σ_j n_j·E_j(R) = Σ_j s_j: the rating lists'
+  own model with draws as half points (Ordo by Miguel Ballicora, which anchors a pool to one
+  engine the same way; Arpad Elo, "The Rating of Chessplayers, Past and Present", 1978, whose
+  performance rating over several opponents solves the same equation). Its 95 % interval is where that score equation
+  is 1.96 standard deviations off, each match's deviation measured from its own games (per
+  game or per pair, as `estimate` does): against a single opponent the rating is
+  r + Elo(score) and the interval fastchess's, exactly.
 """
 
 import dataclasses
@@ -42,12 +53,17 @@ def elo(score):
     return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: no "-0.0"
 
 
+def _unit_stats(values, counts):
+    """(units, mean per-unit score, per-unit variance) of per-unit score counts."""
+    n = sum(counts)
+    mu = sum(v * c for v, c in zip(values, counts)) / n
+    return n, mu, sum(c * (v - mu) ** 2 for v, c in zip(values, counts)) / n
+
+
 def estimate(values, counts, games_per_unit):
     """Score, Elo ± 95 %, nElo ± 95 % and LOS from the counts of per-unit scores `values`
     (a unit is a game, games_per_unit 1, or a game pair, games_per_unit 2)."""
-    n = sum(counts)
-    mu = sum(v * c for v, c in zip(values, counts)) / n
-    var = sum(c * (v - mu) ** 2 for v, c in zip(values, counts)) / n
+    n, mu, var = _unit_stats(values, counts)
     se = math.sqrt(var / n)
     if se:
         los = 0.5 * (1 + math.erf((mu - 0.5) / (se * math.sqrt(2))))
@@ -153,3 +169,107 @@ class Sprt:
     def verdict(self, llr):
         lo, hi = self.bounds()
         return "H1 accepted" if llr >= hi else "H0 accepted" if llr <= lo else "not decided"
+
+
+@dataclasses.dataclass
+class AnchoredMatch:
+    """A match against an opponent whose rating on the list is `anchor`: W/D/L (games one by
+    one) or pentanomial counts [LL, LD, WL+DD, WD, WW] (game pairs), from our side."""
+    name: str
+    anchor: float
+    wdl: tuple = None
+    ptnml: tuple = None
+
+    def units(self):
+        """(per-unit scores, counts, games per unit)."""
+        if self.ptnml is not None:
+            return PAIR_SCORES, self.ptnml, 2
+        return GAME_SCORES, self.wdl, 1
+
+    def games(self):
+        values, counts, per_unit = self.units()
+        return per_unit * sum(counts)
+
+    @classmethod
+    def parse(cls, text):
+        """`NAME,RATING,wdl=W,D,L` or `NAME,RATING,ptnml=LL,LD,WLDD,WD,WW`; ValueError else."""
+        try:
+            name, anchor, rest = text.split(",", 2)
+            kind, numbers = rest.split("=", 1)
+            counts = tuple(int(x) for x in numbers.split(","))
+            match = {"wdl": cls(name, float(anchor), wdl=counts),
+                     "ptnml": cls(name, float(anchor), ptnml=counts)}[kind.strip()]
+        except (ValueError, KeyError):
+            raise ValueError(f"--match {text!r}: expected NAME,RATING,wdl=W,D,L or "
+                             "NAME,RATING,ptnml=LL,LD,WLDD,WD,WW") from None
+        want = 5 if match.ptnml is not None else 3
+        if len(counts) != want or min(counts) < 0 or sum(counts) == 0:
+            raise ValueError(f"--match {text!r}: {kind.strip()} needs {want} counts, "
+                             "none negative, not all zero")
+        return match
+
+
+def expected(rating, anchor):
+    """The logistic expected score of `rating` against `anchor`."""
+    return 1 / (1 + 10 ** ((anchor - rating) / 400))
+
+
+def anchored_rating(matches, z=Z95):
+    """The maximum-likelihood rating from matches against anchored opponents, with the
+    interval where the score equation is z standard deviations off: (rating, low, high).
+    A low or high end is ±inf where no finite rating reaches it (a clean sweep)."""
+    points, variance = 0.0, 0.0
+    for m in matches:
+        values, counts, per_unit = m.units()
+        n, mu, var = _unit_stats(values, counts)
+        points += per_unit * n * mu
+        variance += per_unit ** 2 * n * var
+    spread = z * math.sqrt(variance)
+
+    def solve(target):
+        """The R with Σ n_j·E_j(R) = target, by bisection (the sum rises with R)."""
+        games = sum(m.games() for m in matches)
+        if target <= 0 or target >= games:
+            return math.copysign(math.inf, target - games / 2)
+        lo = min(m.anchor for m in matches) - 4000
+        hi = max(m.anchor for m in matches) + 4000
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            if sum(m.games() * expected(mid, m.anchor) for m in matches) < target:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+
+    return solve(points), solve(points - spread), solve(points + spread)
+
+
+def _rating_main(argv):
+    import argparse
+    parser = argparse.ArgumentParser(
+        prog="stats.py rating",
+        description="The maximum-likelihood rating of one engine on a rating list's scale, from "
+                    "its matches against engines whose ratings on that list are held fixed.")
+    parser.add_argument("--match", action="append", required=True, metavar="NAME,RATING,COUNTS",
+                        help="an opponent, its rating on the list, and our W/D/L "
+                             "(wdl=W,D,L) or pentanomial counts (ptnml=LL,LD,WLDD,WD,WW); repeat")
+    args = parser.parse_args(argv)
+    try:
+        matches = [AnchoredMatch.parse(text) for text in args.match]
+    except ValueError as err:
+        parser.exit(2, f"error: {err}\n")
+    rating, low, high = anchored_rating(matches)
+    for m in matches:
+        values, counts, per_unit = m.units()
+        n, mu, _ = _unit_stats(values, counts)
+        print(f"{m.name}: {m.anchor:.0f}, {m.games()} games, {100 * mu:.1f} %, "
+              f"performance {m.anchor + elo(mu):.0f}")
+    print(f"rating {rating:.0f}, 95 % interval {low:.0f} to {high:.0f} "
+          f"(± {(high - low) / 2:.0f}), {sum(m.games() for m in matches)} games")
+
+
+if __name__ == "__main__":
+    import sys
+    if sys.argv[1:2] != ["rating"]:
+        sys.exit("usage: stats.py rating --match NAME,RATING,COUNTS [--match ...]")
+    _rating_main(sys.argv[2:])

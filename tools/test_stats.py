@@ -113,6 +113,52 @@ class Gsprt(unittest.TestCase):
             self.assertAlmostEqual((mu - 0.5) / (math.sqrt(2) * sigma) * stats.NELO_SCALE, nelo, places=6)
 
 
+class AnchoredRating(unittest.TestCase):
+    """One opponent: the rating is the anchor plus fastchess's Elo and the interval fastchess's,
+    to the printed decimals (the counts are those of Estimate's fastchess cases). Several:
+    the score equation holds, and opponents of one rating pool into one."""
+
+    def test_one_opponent_is_fastchess_elo_from_the_anchor(self):
+        for match, elo, err in ((stats.AnchoredMatch("a", 3000, wdl=(136, 111, 96)), 40.70, 30.43),
+                                (stats.AnchoredMatch("b", 3390, ptnml=penta(34, 54, 31, 32, 64, 75)),
+                                 55.58, 27.65),
+                                (stats.AnchoredMatch("c", 2500, ptnml=penta(332, 433, 457, 41, 333, 334)),
+                                 -8.64, 10.33)):
+            rating, low, high = stats.anchored_rating([match])
+            self.assertEqual(f"{rating - match.anchor:.2f}", f"{elo:.2f}", match)
+            self.assertEqual(f"{(high - low) / 2:.2f}", f"{err:.2f}", match)
+
+    def test_points_scored_equal_points_expected(self):
+        matches = [stats.AnchoredMatch("e", 3390, ptnml=(5, 32, 52, 59, 52)),
+                   stats.AnchoredMatch("c", 3538, wdl=(3, 13, 24)),
+                   stats.AnchoredMatch("s", 3565, wdl=(4, 16, 20))]
+        rating, low, high = stats.anchored_rating(matches)
+        scored = (2 * (0.25 * 32 + 0.5 * 52 + 0.75 * 59 + 52)) + (3 + 6.5) + (4 + 8)
+        self.assertAlmostEqual(sum(m.games() * stats.expected(rating, m.anchor) for m in matches), scored,
+                               places=6)
+        # Between the weakest and the strongest performance, and the interval around it.
+        self.assertTrue(3538 + stats.elo(9.5 / 40) < rating < 3390 + stats.elo(0.6512), rating)
+        self.assertTrue(low < rating < high)
+
+    def test_opponents_of_one_rating_pool(self):
+        apart = stats.anchored_rating([stats.AnchoredMatch("x", 3000, wdl=(10, 20, 30)),
+                                       stats.AnchoredMatch("y", 3000, wdl=(30, 20, 10))])
+        pooled = stats.anchored_rating([stats.AnchoredMatch("xy", 3000, wdl=(40, 40, 40))])
+        self.assertAlmostEqual(apart[0], pooled[0], places=6)
+        self.assertAlmostEqual(apart[0], 3000, places=6)
+
+    def test_a_clean_sweep_has_no_upper_end(self):
+        rating, low, high = stats.anchored_rating([stats.AnchoredMatch("w", 2000, wdl=(10, 0, 0))])
+        self.assertEqual((rating, high), (math.inf, math.inf))
+
+    def test_bad_match_text_is_refused(self):
+        self.assertEqual(stats.AnchoredMatch.parse("Carp 3.0.1,3538,wdl=3,13,24").wdl, (3, 13, 24))
+        for text in ("Carp,3538", "Carp,x,wdl=1,2,3", "Carp,3538,wdl=1,2", "Carp,3538,ptnml=1,2,3",
+                     "Carp,3538,wdl=0,0,0", "Carp,3538,elo=5", "Carp,3538,wdl=-1,2,3"):
+            with self.assertRaises(ValueError, msg=text):
+                stats.AnchoredMatch.parse(text)
+
+
 class FastchessReport(unittest.TestCase):
     """Every figure of fastchess's own final report on a real match, recomputed from its counts."""
 
