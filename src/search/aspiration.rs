@@ -81,6 +81,7 @@ pub fn search_line(
     let mut order = candidates.to_vec();
     let mut failed_high: Option<(ChessMove, i32)> = None;
     let aspiration = Features::current().aspiration;
+    s.first_line = pv_index == 0;
     let (mut alpha, mut beta) = if aspiration && depth >= MIN_DEPTH && guess.abs() < MAX_GUESS {
         (guess - delta, guess + delta)
     } else {

@@ -95,6 +95,9 @@ pub struct Outcome {
     /// The soft limit as finally scaled by the adjustments, and why.
     pub soft_ms: Option<u64>,
     pub adjust_reason: String,
+    /// The best move's share of the nodes as the time manager last read it
+    /// (`time::adjust::Progress::best_move_nodes`), kept so that tests can check what it is fed.
+    pub best_move_nodes: Option<f64>,
     /// The soft-stop rule's reasoning when it ended the search (or armed the stop at
     /// `ponderhit`): the rule, its factor and the numbers it compared.
     pub stop_detail: String,
@@ -160,6 +163,7 @@ pub fn search_then(
             reason: StopReason::NoMoves,
             soft_ms: None,
             adjust_reason: String::new(),
+            best_move_nodes: None,
             stop_detail: String::new(),
         };
         answer(&outcome);
