@@ -47,6 +47,19 @@ class CommandLine(unittest.TestCase):
             "-sprt", "elo0=-5", "elo1=0", "alpha=0.05", "beta=0.05", "model=normalized",
             "-srand", "7", "-log", "file=/o/f.log", "level=warn"])
 
+    def test_a_fixed_move_time_gets_a_margin(self):
+        # Without one, fastchess forfeited every st=0.05 game by the 1-4 ms of its own pipes.
+        def each(tc):
+            cmd = fr.command("/bin/fastchess", [fr.Engine("a", "/bin/a")], fp.TimeControl.parse(tc), 1,
+                             "/book.epd", 2, "/o/g.pgn")
+            i = cmd.index("-each")
+            return cmd[i + 1:cmd.index("-openings")]
+
+        self.assertEqual(each("st=0.05"), ["st=0.05", "timemargin=50", "proto=uci"])
+        # A clock is the engine's to keep: no margin hides a forfeit there.
+        for tc in ("10+0.1", "40/2", "nodes=20000"):
+            self.assertEqual(len(each(tc)), 2, tc)
+
     def test_a_network_file_is_given_by_its_absolute_path(self):
         # fastchess starts the engines in the match's folder: data/nets/x.nnue, relative to
         # where the tool ran, was not found there, and the engine played its built-in network.
