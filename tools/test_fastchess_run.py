@@ -294,6 +294,31 @@ class TmSprtRow(unittest.TestCase):
                       out.getvalue())
         self.assertIn("LLR +0.10 bounds (-2.94, 2.94): not decided", out.getvalue())
 
+    def test_pool_skips_what_is_not_a_run(self):
+        # fastchess writes config.json beside the runs, so `pool DIR/*.json` was given it and
+        # stopped with "the runs ask different questions". It is told by its content: a copy
+        # under another name is skipped too.
+        games = fp.read_games(sample("fastchess_selfplay.pgn"))
+        s = tm_sprt.summarise(games, ["sandglass-a", "sandglass-b"], stats.Sprt(0, 10), {}, "")
+        config = {"engines": [{"name": "sandglass-a", "cmd": "sandglass", "options": [["Hash", "16"]]}],
+                  "games": 2, "rounds": 200, "concurrency": 2, "config_name": "config.json",
+                  "sprt": {"elo0": 0.0, "elo1": 10.0, "alpha": 0.05, "beta": 0.05, "enabled": True}}
+        with tempfile.TemporaryDirectory() as tmp:
+            files = {"run.json": s, "config.json": config, "settings.json": config, "other.json": [1, 2]}
+            for name, data in files.items():
+                with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
+                    json.dump(data, f)
+            paths = sorted(os.path.join(tmp, name) for name in files)
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                tm_sprt.pool(argparse.Namespace(json=paths, ptnml=[], sprt=None, simulate=0, seed=1))
+        self.assertIn("pooled: 8 games, W/D/L 4/3/1", out.getvalue())
+        self.assertIn("run.json: 8 games", out.getvalue())
+        skipped = err.getvalue().splitlines()
+        self.assertEqual(len(skipped), 3, skipped)
+        self.assertEqual(sum("fastchess's settings" in line for line in skipped), 2, skipped)
+        self.assertTrue(any("other.json: not a run's summary" in line for line in skipped), skipped)
+
     def test_pool_refuses_parts_of_different_questions(self):
         games = fp.read_games(sample("fastchess_selfplay.pgn"))
         command = ("fastchess -engine cmd=/a/sandglass name=sandglass-a option.Hash=16 "

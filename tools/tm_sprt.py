@@ -197,11 +197,38 @@ def pool_sprt(args, runs):
     return given
 
 
+# What `pool` needs of a run's summary, as `run` writes it (a part written by hand may hold no
+# more); fastchess's config.json has "games" too, but never "ptnml".
+RUN_KEYS = ("games", "ptnml")
+
+
+def run_record(data):
+    """Is `data`, a JSON file's content, a run's summary? fastchess writes its own config.json
+    (its settings, for resuming) into the folder of the runs, so `pool DIR/*.json` is given it
+    too; it is told by its content, which is the same under any name."""
+    return isinstance(data, dict) and all(k in data for k in RUN_KEYS)
+
+
+def fastchess_config(data):
+    """Does `data` look like fastchess's config.json (its engines and schedule)?"""
+    return isinstance(data, dict) and isinstance(data.get("engines"), list) and "rounds" in data
+
+
 def pool(args):
-    runs = []
+    runs, paths = [], []
     for path in args.json:
-        with open(path, encoding="utf-8") as f:
-            runs.append(json.load(f))
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except (OSError, ValueError) as err:
+            sys.exit(f"pool: {path}: {err}")
+        if not run_record(data):
+            what = "fastchess's settings (config.json)" if fastchess_config(data) else "not a run's summary"
+            print(f"pool: skipped {path}: {what}", file=sys.stderr)
+            continue
+        runs.append(data)
+        paths.append(path)
+    args.json = paths
     for text in args.ptnml:
         try:
             counts = [int(x) for x in text.split(",")]
