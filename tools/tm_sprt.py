@@ -23,14 +23,14 @@ of two networks or searches that the other work on the machine cannot disturb (a
 speed does not show in it, so time-sensitive questions still need a timed control).
 
 `pool` adds up runs of the same question (same engines and options, different seeds, e.g. a
-match stopped at the end of one session and continued in the next): it sums W/D/L and the
-pentanomial game-pair counts and prints Elo ± 95 % and the SPRT's LLR for the whole, with
-the estimator and GSPRT of tools/stats.py (the ones fishtest and fastchess use), so the pooled
-figures mean what each run's do. A run whose JSON is gone can be given by its pentanomial
-counts (`--ptnml`, as MEASUREMENTS.md records them). While the SPRT is undecided, `pool` also
-forecasts its chance to pass and the games it still needs (tools/sprt_forecast.py explains
-how); `--simulate RUNS` checks that forecast by continuing the test RUNS times with the same
-GSPRT. `pool` is arithmetic only: it needs no runner.
+match stopped on one date and continued on a later one with a rebuild of the same commit): it
+sums W/D/L and the pentanomial game-pair counts and prints Elo ± 95 % and the SPRT's LLR for
+the whole, with the estimator and GSPRT of tools/stats.py (the ones fishtest and fastchess
+use), so the pooled figures mean what each run's do. A run whose JSON is gone can be given by
+its pentanomial counts (`--ptnml`, as MEASUREMENTS.md records them). While the SPRT is
+undecided, `pool` also forecasts its chance to pass and the games it still needs
+(tools/sprt_forecast.py explains how); `--simulate RUNS` checks that forecast by continuing the
+test RUNS times with the same GSPRT. `pool` is arithmetic only: it needs no runner.
 """
 
 import argparse
@@ -146,8 +146,8 @@ def run(args):
     if not games:
         sys.exit(f"fastchess failed with exit code {code}; its output is in {base}.out")
     if code != 0:
-        # Ctrl-C (a session's end, a match cut at its budget) makes fastchess exit with 1: the
-        # games it finished still count, and `pool` can add them to the next part.
+        # Ctrl-C (a run stopped by hand, or cut at its time budget) makes fastchess exit with
+        # 1: the games it finished still count, and `pool` can add them to the next run.
         print(f"warning: fastchess exited with code {code} (interrupted?); summarising the "
               f"{len(games)} games in {args.pgn}", file=sys.stderr)
     summary = summarise(games, names, sprt, fastchess_run.report(output), shlex.join(cmd))
