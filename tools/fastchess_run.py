@@ -48,13 +48,16 @@ def file_option(option):
     not there. fastchess runs in the match's output folder and starts the engines there, so a
     relative path would be read from that folder; and an engine that cannot read its EvalFile
     says so in an `info string` nobody reads and plays on with its built-in network, so a
-    match would pit one network against itself and look valid."""
+    match would pit one network against itself and look valid. A missing file stops the tool
+    as a file that is not a network does (`check_engines`): one line, exit code 2."""
     name, sep, value = option.partition("=")
     if not sep or name.strip() not in FILE_OPTIONS or value in ("", "<embedded>"):
         return option
     path = os.path.abspath(value)
     if not os.path.isfile(path):
-        raise SystemExit(f"option {option!r}: no such file {path}")
+        print(f"{os.path.basename(sys.argv[0])}: option {option!r}: no such file {path}, nothing played",
+              file=sys.stderr)
+        sys.exit(2)
     return f"{name}={path}"
 
 
@@ -85,13 +88,13 @@ def check_options(engine, seconds=CHECK_SECONDS):
 
 
 def check_engines(tool, engines):
-    """Exit with code 2, naming each engine and what it said, unless every engine in `engines`
-    starts and takes its options; run before any game is played."""
+    """Exit with code 2, one line for each engine's refusal naming the engine and what it said,
+    unless every engine in `engines` starts and takes its options; run before any game is
+    played."""
     problems = [f"{e.name} ({e.cmd}): {said}" for e in engines for said in check_options(e)]
     if problems:
-        print(f"{tool}: an engine refused its options, nothing played:", file=sys.stderr)
         for p in problems:
-            print(f"  {p}", file=sys.stderr)
+            print(f"{tool}: an engine refused its options, nothing played: {p}", file=sys.stderr)
         sys.exit(2)
 
 

@@ -157,6 +157,8 @@ def main():
     fastchess, paths = fastchess_run.require("gauntlet.py", args.fastchess,
                                              [args.engine] + [o for o in opponents if o != "self"])
     found = dict(zip([o for o in opponents if o != "self"], paths[1:]))
+    # A missing network file stops the run before its folder is made.
+    options = [fastchess_run.file_option(o) for o in args.option]
     out = os.path.abspath(args.out or os.path.join(fastchess_run.REPO, "target", "gauntlet",
                                                    time.strftime("%Y%m%d-%H%M%S")))
     os.makedirs(out, exist_ok=True)
@@ -164,8 +166,8 @@ def main():
     shutil.copy2(paths[0], player)
     book = os.path.abspath(args.book)
 
-    me = fastchess_run.Engine("sandglass", player, args.option)
-    others = {opp: (fastchess_run.Engine("sandglass-2", player, args.option) if opp == "self"
+    me = fastchess_run.Engine("sandglass", player, options)
+    others = {opp: (fastchess_run.Engine("sandglass-2", player, options) if opp == "self"
                     else fastchess_run.Engine(opp, found[opp])) for opp in opponents}
     fastchess_run.check_engines("gauntlet.py", [me] + [e for opp, e in others.items() if opp != "self"])
     rows = []

@@ -67,9 +67,10 @@ class CommandLine(unittest.TestCase):
             relative = os.path.relpath(net.name)
             engine = fr.Engine("a", "/bin/a", [f"EvalFile={relative}", "Hash=16", "EvalFile=<embedded>"])
             self.assertEqual(engine.options, [f"EvalFile={net.name}", "Hash=16", "EvalFile=<embedded>"])
-        with self.assertRaises(SystemExit) as refused:
+        with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit) as refused:
             fr.Engine("a", "/bin/a", ["EvalFile=no/such/net.nnue"])
-        self.assertIn("no such file", str(refused.exception))
+        self.assertEqual(refused.exception.code, 2)
+        self.assertIn("no such file", err.getvalue())
 
     def test_an_option_fastchess_did_not_send_stops_the_match(self):
         # fastchess warns and plays on without the option: a match of settings nobody asked for.
@@ -200,17 +201,35 @@ class EngineCheck(unittest.TestCase):
             self.assertIn("cannot start", fr.check_options(fr.Engine("a", os.path.join(tmp, "none")))[0])
 
     def test_tm_sprt_run_plays_nothing_with_a_refused_option(self):
+        # A file that is not a network and a missing file stop the tool alike, in one line
+        # with exit code 2, as the README says; a missing one exited with 1.
         with tempfile.TemporaryDirectory() as tmp:
             wrong = os.path.join(tmp, "net.txt")
             open(wrong, "w").close()
-            done = subprocess.run([sys.executable, os.path.join(HERE, "tm_sprt.py"), "run", "--name", "x",
-                                   "--binary-a", stub_engine(tmp), "--option-b", f"EvalFile={wrong}",
-                                   "--fastchess", sys.executable, "--lock", os.path.join(tmp, "lock"),
-                                   "--out-dir", os.path.join(tmp, "out")],
+            for option, said in ((f"EvalFile={wrong}", "refused its options"),
+                                 (f"EvalFile={os.path.join(tmp, 'missing.nnue')}", "no such file")):
+                done = subprocess.run([sys.executable, os.path.join(HERE, "tm_sprt.py"), "run", "--name", "x",
+                                       "--binary-a", stub_engine(tmp), "--option-b", option,
+                                       "--fastchess", sys.executable, "--lock", os.path.join(tmp, "lock"),
+                                       "--out-dir", os.path.join(tmp, "out")],
+                                      capture_output=True, text=True, timeout=60)
+                self.assertEqual(done.returncode, 2, done.stderr)
+                self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
+                self.assertIn(said, done.stderr)
+                self.assertEqual(os.listdir(os.path.join(tmp, "out")), [])
+
+    def test_gauntlet_plays_nothing_with_a_missing_network(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            done = subprocess.run([sys.executable, os.path.join(HERE, "gauntlet.py"), stub_engine(tmp),
+                                   "--opponents", "self", "--fastchess", sys.executable,
+                                   "--option", f"EvalFile={os.path.join(tmp, 'missing.nnue')}",
+                                   "--lock", os.path.join(tmp, "lock"), "--out", os.path.join(tmp, "out")],
                                   capture_output=True, text=True, timeout=60)
             self.assertEqual(done.returncode, 2, done.stderr)
-            self.assertIn("refused its options", done.stderr)
-            self.assertEqual(os.listdir(os.path.join(tmp, "out")), [])
+            self.assertEqual(done.stderr.strip().splitlines(),
+                             [f"gauntlet.py: option 'EvalFile={os.path.join(tmp, 'missing.nnue')}': no such file "
+                              f"{os.path.join(tmp, 'missing.nnue')}, nothing played"])
+            self.assertFalse(os.path.exists(os.path.join(tmp, "out")), "nothing written")
 
 
 INTERRUPTED = """#!{python}
