@@ -362,6 +362,22 @@ class TmSprtRow(unittest.TestCase):
             tm_sprt.summarise(games, ["sandglass-a", "sandglass-b"], stats.Sprt(0, 10), {"games": 10}, "")
         self.assertIn("warning", err.getvalue())
 
+    def test_fixed_nodes_and_move_time_rows_say_what_does_not_apply(self):
+        # At nodes=N there is no clock and at st=S no share of it to use: such a figure is "—",
+        # where the row said "n/a%" and "n/a ms"; one drawn pair gave "+0.0 ± 0.0".
+        names = ["sandglass-a", "sandglass-b"]
+        games = fp.read_games(sample("fastchess_nodes.pgn"))
+        s = tm_sprt.summarise(games, names, stats.Sprt(0, 10), {}, "")
+        _, text = tm_sprt.row("x", "nodes=5000", s, fp.clock_figures(games, names, fp.TimeControl.parse("nodes=5000")),
+                              "")
+        self.assertIn("| x | nodes=5000 | 2 | 0/2/0 | +0.0 (no interval: all scored alike) | not decided (LLR -0.00) | "
+                      "4 ms, —, — | 4 ms, —, — |", text)
+        self.assertNotIn("n/a", text)
+        games = fp.read_games(sample("fastchess_selfplay.pgn"))
+        s = tm_sprt.summarise(games, names, stats.Sprt(0, 10), {}, "")
+        _, text = tm_sprt.row("x", "st=0.05", s, fp.clock_figures(games, names), "")
+        self.assertIn("| +137.0 ± 187.6 | not decided (LLR +0.10) | 22 ms, —, 172 ms | 21 ms, —, 173 ms |", text)
+
     def test_repeating_control_shows_the_refills(self):
         games = fp.read_games(sample("fastchess_repeating.pgn"))
         s = tm_sprt.summarise(games, ["sandglass-a", "sandglass-b"], stats.Sprt(0, 10), {}, "")
@@ -390,7 +406,8 @@ class GauntletRow(unittest.TestCase):
         self.assertEqual((f["games"], f["score"], f["lowest_ms"]), (8, 5.5 / 8, 172.0))
         text, clean = gauntlet.table([("1+0.01", "1", "self", f)])
         self.assertTrue(clean)
-        self.assertIn("| 1+0.01 | 1 | self | 8 | 68.8% | 0 | 0 | 0 | 0 | 172 ms | n/a |", text)
+        # No refill at 1+0.01: that figure does not apply.
+        self.assertIn("| 1+0.01 | 1 | self | 8 | 68.8% | 0 | 0 | 0 | 0 | 172 ms | — |", text)
 
     def test_report_joins_folders_by_control_with_subtotals(self):
         # Two --out folders: one run at Threads 2 (fastchess's config.json says so) against
@@ -416,7 +433,28 @@ class GauntletRow(unittest.TestCase):
         self.assertTrue(clean)
         self.assertIn("| 1+0.01 | 2 | slow | 2 | 100.0% | 0 | 0 | 0 | 0 | ", text)
         self.assertIn("| **1+0.01** | | | 10 | | 0 | 0 | 0 | 0 | ", text)
-        self.assertTrue(text.endswith("| all | | | 10 | | 0 | 0 | 0 | 0 | 172 ms | n/a |"), text)
+        self.assertTrue(text.endswith("| all | | | 10 | | 0 | 0 | 0 | 0 | 172 ms | — |"), text)
+
+    def test_fixed_nodes_and_move_time_are_named_as_when_played(self):
+        # fastchess's tag says "0.05/move" for st=0.05 and "-" at fixed nodes: the report named
+        # the controls so, where the live table said st=0.05 and nodes=5000, and a node-limited
+        # row printed "n/a" for clocks it never had.
+        with open(sample("fastchess_nodes.pgn"), encoding="utf-8") as f:
+            nodes = f.read().replace('"sandglass-a"', '"sandglass"').replace('"sandglass-b"', '"sandglass-2"')
+        with open(sample("fastchess_selfplay.pgn"), encoding="utf-8") as f:
+            timed = f.read().replace('"sandglass-a"', '"sandglass"').replace('"sandglass-b"', '"sandglass-2"')
+        with tempfile.TemporaryDirectory() as tmp:
+            for label, text in (("nodes=5000", nodes), ("st=0.05", timed.replace('"1+0.01"', '"0.05/move"'))):
+                with open(os.path.join(tmp, gauntlet.file_tag(label, "self") + ".pgn"), "w", encoding="utf-8") as f:
+                    f.write(text)
+            rows = gauntlet.report([tmp])
+        self.assertEqual([(tc, f["games"]) for tc, _, _, f in rows], [("nodes=5000", 2), ("st=0.05", 8)])
+        self.assertEqual([fp.TimeControl.parse(tc).label() for tc in ("st=0.05", "nodes=5000", "40/2", "10+0.1")],
+                         ["st=0.05", "nodes=5000", "40/2", "10+0.1"])
+        text, _ = gauntlet.table(rows)
+        self.assertIn("| nodes=5000 | 1 | self | 2 | 50.0% | 0 | 0 | 0 | 0 | — | — |", text)
+        self.assertIn("| st=0.05 | 1 | self | 8 | 68.8% | 0 | 0 | 0 | 0 | ", text)
+        self.assertNotIn("/move", text)
 
     def test_threads_come_from_the_options(self):
         self.assertEqual(gauntlet.threads_of(["Hash=16", "threads = 2"]), "2")

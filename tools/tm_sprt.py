@@ -57,24 +57,32 @@ def fmt(v, spec, none="n/a"):
 
 
 def row(name, tc, summary, clocks, command):
+    """The MEASUREMENTS.md row of a run and fastchess's command under it. The clock figures are
+    "—" where the control keeps no clock (nodes=N) or gives no share to measure (st=S), and
+    "n/a" where they apply but no game gave one."""
     a, b = summary["engine_a"], summary["engine_b"]
     sprt = summary.get("sprt")
     verdict = f"{sprt['result']} (LLR {sprt['llr']:+.2f})" if sprt else "-"
     refills = any(c.get("refills") for c in clocks.values())
+    control = fastchess_pgn.TimeControl.parse(tc)
+    clock = control is None or not control.nodes
+    share = clock and not (control and control.movetime)
+    dash = fastchess_pgn.NOT_APPLICABLE
 
     def side(n):
         c = clocks.get(n, {})
-        text = (f"{fmt(c.get('ms_per_move'), '.0f')} ms, "
-                f"{fmt(c.get('share_by_60') and 100 * c['share_by_60'], '.0f')}% "
-                f"({c.get('games_to_60', 0)} g), {fmt(c.get('lowest_ms'), '.0f')} ms")
+        v = c.get("share_by_60")
+        used = f"{'n/a' if v is None else format(100 * v, '.0f') + '%'} ({c.get('games_to_60', 0)} g)"
+        used = used if share else dash
+        text = (f"{fastchess_pgn.fmt_ms(c.get('ms_per_move'))}, {used}, "
+                f"{fastchess_pgn.fmt_ms(c.get('lowest_ms'), clock)}")
         if refills:
             text += (f", {fmt(c.get('before_refill_mean_ms'), '.0f')}/"
                      f"{fmt(c.get('before_refill_lowest_ms'), '.0f')} ms")
         return text
 
     line = (f"| {name} | {tc} | {summary['games']} | {summary['wins']}/{summary['draws']}/{summary['losses']} | "
-            f"{fmt(summary.get('elo'), '+.1f')} ± {fmt(summary.get('elo_err95'), '.1f')} | {verdict} | "
-            f"{side(a)} | {side(b)} |")
+            f"{stats.fmt_elo(summary)} | {verdict} | {side(a)} | {side(b)} |")
     header = ("| question | control | games | W/D/L (A) | Elo ± 95% | SPRT | A: time/move, used by move 60 "
               "(games), lowest clock" + (", before refill mean/lowest" if refills else "") +
               " | B: same |\n|---|---|---|---|---|---|---|---|")
@@ -261,7 +269,7 @@ def pool(args):
         print(f"{r.get('from', name)}: {r['games']} games, {run_wdl}ptnml {r.get('ptnml')}")
     wdl_text = "W/D/L " + "/".join(map(str, wdl)) + ", " if wdl else ""
     print(f"pooled: {games} games, {wdl_text}ptnml {ptnml}, score {100 * est['score']:.1f} %, "
-          f"Elo {est['elo']:+.1f} ± {est['elo_err95']:.1f} ({model}), nElo {est['nelo']:+.1f}, "
+          f"Elo {stats.fmt_elo(est)} ({model}), nElo {stats.signed(est['nelo'])}, "
           f"LOS {100 * est['los']:.1f} %")
     print(f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}] over the {pairs} complete pairs: LLR {llr:+.2f} "
           f"bounds ({lo:.2f}, {hi:.2f}): {verdict}")
