@@ -1,7 +1,7 @@
 //! The search: threads (Lazy SMP), the root's legal moves, and the result.
 //!
 //! `search` runs the main thread's iterative deepening ([`iterate`]) and the helper threads
-//! ([`helper_loop`]), which share only the transposition table. How time bounds the search,
+//! (`helper_loop`), which share only the transposition table. How time bounds the search,
 //! the soft stop between iterations and the hard stop inside the tree, is explained once, in
 //! `crate::time`; [`stopper`] is the hard stop's code, [`iterate`] calls the soft stop.
 
