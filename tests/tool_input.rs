@@ -275,3 +275,80 @@ fn epd_without_a_position_to_search_is_an_error() {
         );
     }
 }
+
+/// A network file that is missing and one that is not a network are refused alike by every
+/// tool that reads one (`--eval-file`, `train --start-from`): one line on stderr naming the
+/// option, and exit code 2, before anything is written. The engine cannot exit: it answers
+/// each with one `info string error` line and keeps its network.
+#[test]
+fn a_missing_network_and_a_file_that_is_not_one_are_refused_alike() {
+    let dir = Scratch::new("network-file");
+    let missing = dir.join("missing.nnue");
+    let not_a_network = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    let book = dir.file(
+        "book.epd",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n",
+    );
+    let wac = concat!(env!("CARGO_MANIFEST_DIR"), "/data/epd/wac.epd");
+    let (out, data) = (dir.join("out"), dir.join("data"));
+    std::fs::create_dir(&data).expect("data folder");
+    for (file, why) in [
+        (arg(&missing), "cannot read the file"),
+        (not_a_network, "not a Sandglass network"),
+    ] {
+        let eval = ["--eval-file", file];
+        let runs: [(&str, Vec<&str>); 5] = [
+            ("--eval-file", [&["bench", "1"][..], &eval].concat()),
+            (
+                "--eval-file",
+                [&["epd", wac, "--nodes", "10"][..], &eval].concat(),
+            ),
+            (
+                "--eval-file",
+                [
+                    &["selfplay", "--book", arg(&book), "--games", "1"][..],
+                    &eval,
+                ]
+                .concat(),
+            ),
+            (
+                "--eval-file",
+                [
+                    &["datagen", "--book", arg(&book), "--out", arg(&out)][..],
+                    &eval,
+                ]
+                .concat(),
+            ),
+            (
+                "--start-from",
+                vec![
+                    "train",
+                    arg(&data),
+                    "--out",
+                    arg(&out),
+                    "--start-from",
+                    file,
+                ],
+            ),
+        ];
+        for (option, args) in runs {
+            let done = tool(&args);
+            let stderr = String::from_utf8_lossy(&done.stderr);
+            assert_eq!(done.status.code(), Some(2), "{args:?}: {stderr}");
+            assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+            assert!(
+                stderr.contains(&format!("{option} {file}: {why}")),
+                "{args:?}: {stderr}"
+            );
+            assert!(!out.exists(), "{args:?} wrote {}", out.display());
+        }
+    }
+    let mut e = common::Engine::ready();
+    for file in [arg(&missing), not_a_network] {
+        e.send(&format!("setoption name EvalFile value {file}"));
+        let said = e.sync();
+        assert_eq!(said.len(), 1, "{file}");
+        assert!(said[0].is_error(), "{}", said[0].text);
+    }
+    e.finish();
+}

@@ -65,11 +65,18 @@ class TimeControl:
 
     def fastchess(self):
         """The `-each` item: tc=M/B+I, st=S or nodes=N."""
+        label = self.label()
+        return label if self.nodes or self.movetime else "tc=" + label
+
+    def label(self):
+        """The control as the tools' options write it (B+I, M/B+I, st=S, nodes=N), so that a
+        table read back from the PGN (whose tag says S/move, or "-" at fixed nodes) names it
+        as the table printed while playing did."""
         if self.nodes:
             return f"nodes={self.nodes}"
         if self.movetime:
             return f"st={self.movetime / 1000:g}"
-        return "tc=" + (f"{self.moves}/" if self.moves else "") + f"{self.base / 1000:g}" + \
+        return (f"{self.moves}/" if self.moves else "") + f"{self.base / 1000:g}" + \
             (f"+{self.inc / 1000:g}" if self.inc else "")
 
     def refills_at(self, k):
@@ -282,7 +289,14 @@ def clock_figures(games, names, tc=None):
     return out
 
 
-def fmt_ms(value):
+# A figure that does not apply to the control (a clock at fixed nodes, a refill where the
+# clock is never refilled), as against "n/a": one that applies but had no data.
+NOT_APPLICABLE = "—"
+
+
+def fmt_ms(value, applies=True):
+    if not applies:
+        return NOT_APPLICABLE
     return "n/a" if value is None else f"{value:.0f} ms"
 
 

@@ -48,13 +48,16 @@ def file_option(option):
     not there. fastchess runs in the match's output folder and starts the engines there, so a
     relative path would be read from that folder; and an engine that cannot read its EvalFile
     says so in an `info string` nobody reads and plays on with its built-in network, so a
-    match would pit one network against itself and look valid."""
+    match would pit one network against itself and look valid. A missing file stops the tool
+    as a file that is not a network does (`check_engines`): one line, exit code 2."""
     name, sep, value = option.partition("=")
     if not sep or name.strip() not in FILE_OPTIONS or value in ("", "<embedded>"):
         return option
     path = os.path.abspath(value)
     if not os.path.isfile(path):
-        raise SystemExit(f"option {option!r}: no such file {path}")
+        print(f"{os.path.basename(sys.argv[0])}: option {option!r}: no such file {path}, nothing played",
+              file=sys.stderr)
+        sys.exit(2)
     return f"{name}={path}"
 
 
@@ -85,13 +88,13 @@ def check_options(engine, seconds=CHECK_SECONDS):
 
 
 def check_engines(tool, engines):
-    """Exit with code 2, naming each engine and what it said, unless every engine in `engines`
-    starts and takes its options; run before any game is played."""
+    """Exit with code 2, one line for each engine's refusal naming the engine and what it said,
+    unless every engine in `engines` starts and takes its options; run before any game is
+    played."""
     problems = [f"{e.name} ({e.cmd}): {said}" for e in engines for said in check_options(e)]
     if problems:
-        print(f"{tool}: an engine refused its options, nothing played:", file=sys.stderr)
         for p in problems:
-            print(f"  {p}", file=sys.stderr)
+            print(f"{tool}: an engine refused its options, nothing played: {p}", file=sys.stderr)
         sys.exit(2)
 
 
@@ -134,14 +137,25 @@ def concurrency(text):
     return value
 
 
+# fastchess forfeits a move that takes longer than a fixed move time (st=) by any amount unless
+# given a `timemargin`, and its measure includes the round trip through the pipes: at st=0.05
+# every game was lost by 1-4 ms, Stockfish's against itself too. An engine uses the whole move
+# time, as UCI asks, so it cannot absorb that itself. The earlier runner allowed the same 50 ms
+# (MEASUREMENTS, "Reliability"); clocks get no margin, since running one down is the engine's
+# own doing (its Move Overhead), and a forfeit there is what the gauntlet counts.
+MOVETIME_MARGIN_MS = 50
+
+
 def command(fastchess, engines, tc, pairs, book, concurrency, pgn, sprt=None, seed=None, log=None):
     """fastchess's command line: `pairs` game pairs (each opening played with both colours) from
     the book in random order, every move's clock in the PGN (`timeleft=true`), crashed
-    engines restarted (`-recover`), and the SPRT if given (normalized Elo, as fishtest)."""
+    engines restarted (`-recover`), a fixed move time's margin, and the SPRT if given
+    (normalized Elo, as fishtest)."""
     cmd = [fastchess]
     for e in engines:
         cmd += ["-engine", f"cmd={e.cmd}", f"name={e.name}"] + [f"option.{o}" for o in e.options]
-    cmd += ["-each", tc.fastchess(), "proto=uci",
+    margin = [f"timemargin={MOVETIME_MARGIN_MS}"] if tc.movetime else []
+    cmd += ["-each", tc.fastchess(), *margin, "proto=uci",
             "-openings", f"file={book}", "format=epd", "order=random",
             "-games", "2", "-rounds", str(pairs), "-repeat",
             "-concurrency", str(concurrency), "-recover",

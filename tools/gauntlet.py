@@ -26,6 +26,7 @@ change the player), and per match fastchess's PGN and output.
 import argparse
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -52,10 +53,20 @@ def sandglass_figures(games, player, opponent):
             "lowest_ms": min(low) if low else None, "before_refill_lowest_ms": min(refill) if refill else None}
 
 
+def clock_columns(controls):
+    """Whether the lowest clock, and the lowest before a refill, apply to any of these controls
+    (as the tools write them): no clock is kept at fixed nodes, and only a repeating control
+    such as 40/2 is refilled. A control that cannot be read is given both."""
+    parsed = [fastchess_pgn.TimeControl.parse(tc) for tc in controls]
+    return (any(tc is None or not tc.nodes for tc in parsed),
+            any(tc is None or tc.moves > 0 for tc in parsed))
+
+
 def table(rows):
     """The Markdown table of rows (control, threads, opponent, figures or None when the match
     failed), in the given order, with a subtotal after each control's last row when a control
-    has several; and whether every count is 0."""
+    has several; and whether every count is 0. A clock figure that does not apply to the
+    control is "—", one that applies but was never read "n/a"."""
     lines = ["| control | threads | opponent | games | score | time forfeits | illegal moves | crashes | stalls | "
              "lowest clock left | lowest before refill |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     everything = total_line("all", rows)
@@ -64,9 +75,11 @@ def table(rows):
             lines.append(f"| {tc} | {threads} | {opp} | match failed | | | | | | | |")
         else:
             inc = f["incidents"]
+            clock, refill = clock_columns([tc])
             lines.append(f"| {tc} | {threads} | {opp} | {f['games']} | {fastchess_pgn.fmt_pct(f['score'])} | "
                          f"{inc['time forfeit']} | {inc['illegal move']} | {inc['crash']} | {inc['stall']} | "
-                         f"{fastchess_pgn.fmt_ms(f['lowest_ms'])} | {fastchess_pgn.fmt_ms(f['before_refill_lowest_ms'])} |")
+                         f"{fastchess_pgn.fmt_ms(f['lowest_ms'], clock)} | "
+                         f"{fastchess_pgn.fmt_ms(f['before_refill_lowest_ms'], refill)} |")
         same = [r for r in rows if r[0] == tc]
         if len(same) > 1 and (i + 1 == len(rows) or rows[i + 1][0] != tc):
             lines.append(total_line(f"**{tc}**", same)[0])
@@ -84,9 +97,11 @@ def total_line(label, rows):
             total[k] += f["incidents"][k]
     low = [f["lowest_ms"] for f in played if f["lowest_ms"] is not None]
     refill = [f["before_refill_lowest_ms"] for f in played if f["before_refill_lowest_ms"] is not None]
+    clock, refills = clock_columns([tc for tc, _, _, _ in rows])
     line = (f"| {label} | | | {sum(f['games'] for f in played)} | | {total['time forfeit']} | "
             f"{total['illegal move']} | {total['crash']} | {total['stall']} | "
-            f"{fastchess_pgn.fmt_ms(min(low) if low else None)} | {fastchess_pgn.fmt_ms(min(refill) if refill else None)} |")
+            f"{fastchess_pgn.fmt_ms(min(low) if low else None, clock)} | "
+            f"{fastchess_pgn.fmt_ms(min(refill) if refill else None, refills)} |")
     return line, len(played) == len(rows) and all(v == 0 for v in total.values())
 
 
@@ -120,9 +135,25 @@ def report(folders):
             names = {g.white for g in games} | {g.black for g in games}
             others = sorted(names - {"sandglass", "sandglass-2"})
             opp = others[0] if others else None
-            tc = games[0].headers.get("TimeControl", "?")
+            tc = control_label(games[0].headers.get("TimeControl", "?"), name)
             rows.append((tc, threads_of(options), opp or "self", sandglass_figures(games, "sandglass", opp)))
     return sorted(rows, key=lambda r: (control_order(r[0]), r[1], r[2]))
+
+
+def file_tag(label, opp):
+    """The name a match's files are given: its control (as `label` writes it) and opponent."""
+    return f"{label.replace('/', 'per').replace('=', '')}-{opp}"
+
+
+def control_label(tag, file_name):
+    """The control of a match PGN as the live table named it: from the TimeControl tag, which
+    fastchess writes as S/move for st=S and "-" at fixed nodes; the node count, which no tag
+    holds, is read from the file's name (`file_tag`). A tag that cannot be read is kept."""
+    tc = fastchess_pgn.TimeControl.parse(tag)
+    if tc is None and tag.strip() == "-":
+        m = re.match(r"nodes(\d+)-", file_name)
+        tc = fastchess_pgn.TimeControl.parse(f"nodes={m.group(1)}") if m else None
+    return tc.label() if tc else tag
 
 
 def control_order(text):
@@ -157,6 +188,8 @@ def main():
     fastchess, paths = fastchess_run.require("gauntlet.py", args.fastchess,
                                              [args.engine] + [o for o in opponents if o != "self"])
     found = dict(zip([o for o in opponents if o != "self"], paths[1:]))
+    # A missing network file stops the run before its folder is made.
+    options = [fastchess_run.file_option(o) for o in args.option]
     out = os.path.abspath(args.out or os.path.join(fastchess_run.REPO, "target", "gauntlet",
                                                    time.strftime("%Y%m%d-%H%M%S")))
     os.makedirs(out, exist_ok=True)
@@ -164,15 +197,16 @@ def main():
     shutil.copy2(paths[0], player)
     book = os.path.abspath(args.book)
 
-    me = fastchess_run.Engine("sandglass", player, args.option)
-    others = {opp: (fastchess_run.Engine("sandglass-2", player, args.option) if opp == "self"
+    me = fastchess_run.Engine("sandglass", player, options)
+    others = {opp: (fastchess_run.Engine("sandglass-2", player, options) if opp == "self"
                     else fastchess_run.Engine(opp, found[opp])) for opp in opponents}
     fastchess_run.check_engines("gauntlet.py", [me] + [e for opp, e in others.items() if opp != "self"])
     rows = []
     threads = threads_of(args.option)
-    for text, tc in controls:
+    for _, tc in controls:
+        text = tc.label()
         for opp in opponents:
-            tag = f"{text.replace('/', 'per').replace('=', '')}-{opp}"
+            tag = file_tag(text, opp)
             pgn = os.path.join(out, tag + ".pgn")
             cmd = fastchess_run.command(fastchess, [me, others[opp]], tc, args.games // 2, book, args.concurrency, pgn,
                                         log=os.path.join(out, tag + ".log"))

@@ -71,8 +71,37 @@ def estimate(values, counts, games_per_unit):
         nelo, nelo_err = (mu - 0.5) * nelo_per_score, Z95 * se * nelo_per_score
     else:  # every unit scored the same: no spread to normalise by
         los, nelo, nelo_err = (mu > 0.5) + 0.5 * (mu == 0.5), math.nan, math.nan
-    return {"score": mu, "elo": elo(mu), "elo_err95": (elo(mu + Z95 * se) - elo(mu - Z95 * se)) / 2,
+    lo, hi = elo(mu - Z95 * se), elo(mu + Z95 * se)
+    return {"score": mu, "elo": elo(mu), "elo_err95": (hi - lo) / 2, "elo_lo95": lo, "elo_hi95": hi,
             "nelo": nelo, "nelo_err95": nelo_err, "los": los}
+
+
+def signed(x):
+    """x as +12.3, with ±∞ for the infinite and "n/a" for a figure that cannot be had (NaN)."""
+    if math.isnan(x):
+        return "n/a"
+    if math.isinf(x):
+        return "+∞" if x > 0 else "-∞"
+    return f"{x:+.1f}" if x else "+0.0"
+
+
+def fmt_elo(est):
+    """An estimate's Elo and 95 % interval as the tools print them: `+12.3 ± 4.5`, as fastchess
+    does, when both ends are finite. An end of the score interval at 0 % or 100 % (a short or
+    lopsided run) is an infinite Elo, and "± inf" hid the finite end: the interval is then given
+    by its ends. When every game or pair scored the same there is no spread to draw an interval
+    from ("± 0.0" claimed certainty from, say, one drawn pair), and it says so."""
+    e, err = est.get("elo"), est.get("elo_err95")
+    if e is None or err is None:
+        return "n/a"
+    lo, hi = est.get("elo_lo95"), est.get("elo_hi95")
+    if err == 0 or math.isnan(err) or (lo is not None and lo == hi):
+        return f"{signed(e)} (no interval: all scored alike)"
+    if math.isfinite(err):
+        return f"{signed(e)} ± {err:.1f}"
+    if lo is None or hi is None:
+        return f"{signed(e)} (95 % interval unbounded)"
+    return f"{signed(e)} (95 %: {signed(lo)} to {signed(hi)})"
 
 
 def trinomial(wins, draws, losses):

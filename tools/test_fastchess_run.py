@@ -47,6 +47,19 @@ class CommandLine(unittest.TestCase):
             "-sprt", "elo0=-5", "elo1=0", "alpha=0.05", "beta=0.05", "model=normalized",
             "-srand", "7", "-log", "file=/o/f.log", "level=warn"])
 
+    def test_a_fixed_move_time_gets_a_margin(self):
+        # Without one, fastchess forfeited every st=0.05 game by the 1-4 ms of its own pipes.
+        def each(tc):
+            cmd = fr.command("/bin/fastchess", [fr.Engine("a", "/bin/a")], fp.TimeControl.parse(tc), 1,
+                             "/book.epd", 2, "/o/g.pgn")
+            i = cmd.index("-each")
+            return cmd[i + 1:cmd.index("-openings")]
+
+        self.assertEqual(each("st=0.05"), ["st=0.05", "timemargin=50", "proto=uci"])
+        # A clock is the engine's to keep: no margin hides a forfeit there.
+        for tc in ("10+0.1", "40/2", "nodes=20000"):
+            self.assertEqual(len(each(tc)), 2, tc)
+
     def test_a_network_file_is_given_by_its_absolute_path(self):
         # fastchess starts the engines in the match's folder: data/nets/x.nnue, relative to
         # where the tool ran, was not found there, and the engine played its built-in network.
@@ -54,9 +67,10 @@ class CommandLine(unittest.TestCase):
             relative = os.path.relpath(net.name)
             engine = fr.Engine("a", "/bin/a", [f"EvalFile={relative}", "Hash=16", "EvalFile=<embedded>"])
             self.assertEqual(engine.options, [f"EvalFile={net.name}", "Hash=16", "EvalFile=<embedded>"])
-        with self.assertRaises(SystemExit) as refused:
+        with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit) as refused:
             fr.Engine("a", "/bin/a", ["EvalFile=no/such/net.nnue"])
-        self.assertIn("no such file", str(refused.exception))
+        self.assertEqual(refused.exception.code, 2)
+        self.assertIn("no such file", err.getvalue())
 
     def test_an_option_fastchess_did_not_send_stops_the_match(self):
         # fastchess warns and plays on without the option: a match of settings nobody asked for.
@@ -187,17 +201,35 @@ class EngineCheck(unittest.TestCase):
             self.assertIn("cannot start", fr.check_options(fr.Engine("a", os.path.join(tmp, "none")))[0])
 
     def test_tm_sprt_run_plays_nothing_with_a_refused_option(self):
+        # A file that is not a network and a missing file stop the tool alike, in one line
+        # with exit code 2, as the README says; a missing one exited with 1.
         with tempfile.TemporaryDirectory() as tmp:
             wrong = os.path.join(tmp, "net.txt")
             open(wrong, "w").close()
-            done = subprocess.run([sys.executable, os.path.join(HERE, "tm_sprt.py"), "run", "--name", "x",
-                                   "--binary-a", stub_engine(tmp), "--option-b", f"EvalFile={wrong}",
-                                   "--fastchess", sys.executable, "--lock", os.path.join(tmp, "lock"),
-                                   "--out-dir", os.path.join(tmp, "out")],
+            for option, said in ((f"EvalFile={wrong}", "refused its options"),
+                                 (f"EvalFile={os.path.join(tmp, 'missing.nnue')}", "no such file")):
+                done = subprocess.run([sys.executable, os.path.join(HERE, "tm_sprt.py"), "run", "--name", "x",
+                                       "--binary-a", stub_engine(tmp), "--option-b", option,
+                                       "--fastchess", sys.executable, "--lock", os.path.join(tmp, "lock"),
+                                       "--out-dir", os.path.join(tmp, "out")],
+                                      capture_output=True, text=True, timeout=60)
+                self.assertEqual(done.returncode, 2, done.stderr)
+                self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
+                self.assertIn(said, done.stderr)
+                self.assertEqual(os.listdir(os.path.join(tmp, "out")), [])
+
+    def test_gauntlet_plays_nothing_with_a_missing_network(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            done = subprocess.run([sys.executable, os.path.join(HERE, "gauntlet.py"), stub_engine(tmp),
+                                   "--opponents", "self", "--fastchess", sys.executable,
+                                   "--option", f"EvalFile={os.path.join(tmp, 'missing.nnue')}",
+                                   "--lock", os.path.join(tmp, "lock"), "--out", os.path.join(tmp, "out")],
                                   capture_output=True, text=True, timeout=60)
             self.assertEqual(done.returncode, 2, done.stderr)
-            self.assertIn("refused its options", done.stderr)
-            self.assertEqual(os.listdir(os.path.join(tmp, "out")), [])
+            self.assertEqual(done.stderr.strip().splitlines(),
+                             [f"gauntlet.py: option 'EvalFile={os.path.join(tmp, 'missing.nnue')}': no such file "
+                              f"{os.path.join(tmp, 'missing.nnue')}, nothing played"])
+            self.assertFalse(os.path.exists(os.path.join(tmp, "out")), "nothing written")
 
 
 INTERRUPTED = """#!{python}
@@ -281,6 +313,31 @@ class TmSprtRow(unittest.TestCase):
                       out.getvalue())
         self.assertIn("LLR +0.10 bounds (-2.94, 2.94): not decided", out.getvalue())
 
+    def test_pool_skips_what_is_not_a_run(self):
+        # fastchess writes config.json beside the runs, so `pool DIR/*.json` was given it and
+        # stopped with "the runs ask different questions". It is told by its content: a copy
+        # under another name is skipped too.
+        games = fp.read_games(sample("fastchess_selfplay.pgn"))
+        s = tm_sprt.summarise(games, ["sandglass-a", "sandglass-b"], stats.Sprt(0, 10), {}, "")
+        config = {"engines": [{"name": "sandglass-a", "cmd": "sandglass", "options": [["Hash", "16"]]}],
+                  "games": 2, "rounds": 200, "concurrency": 2, "config_name": "config.json",
+                  "sprt": {"elo0": 0.0, "elo1": 10.0, "alpha": 0.05, "beta": 0.05, "enabled": True}}
+        with tempfile.TemporaryDirectory() as tmp:
+            files = {"run.json": s, "config.json": config, "settings.json": config, "other.json": [1, 2]}
+            for name, data in files.items():
+                with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
+                    json.dump(data, f)
+            paths = sorted(os.path.join(tmp, name) for name in files)
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                tm_sprt.pool(argparse.Namespace(json=paths, ptnml=[], sprt=None, simulate=0, seed=1))
+        self.assertIn("pooled: 8 games, W/D/L 4/3/1", out.getvalue())
+        self.assertIn("run.json: 8 games", out.getvalue())
+        skipped = err.getvalue().splitlines()
+        self.assertEqual(len(skipped), 3, skipped)
+        self.assertEqual(sum("fastchess's settings" in line for line in skipped), 2, skipped)
+        self.assertTrue(any("other.json: not a run's summary" in line for line in skipped), skipped)
+
     def test_pool_refuses_parts_of_different_questions(self):
         games = fp.read_games(sample("fastchess_selfplay.pgn"))
         command = ("fastchess -engine cmd=/a/sandglass name=sandglass-a option.Hash=16 "
@@ -304,6 +361,22 @@ class TmSprtRow(unittest.TestCase):
         with contextlib.redirect_stderr(err):
             tm_sprt.summarise(games, ["sandglass-a", "sandglass-b"], stats.Sprt(0, 10), {"games": 10}, "")
         self.assertIn("warning", err.getvalue())
+
+    def test_fixed_nodes_and_move_time_rows_say_what_does_not_apply(self):
+        # At nodes=N there is no clock and at st=S no share of it to use: such a figure is "—",
+        # where the row said "n/a%" and "n/a ms"; one drawn pair gave "+0.0 ± 0.0".
+        names = ["sandglass-a", "sandglass-b"]
+        games = fp.read_games(sample("fastchess_nodes.pgn"))
+        s = tm_sprt.summarise(games, names, stats.Sprt(0, 10), {}, "")
+        _, text = tm_sprt.row("x", "nodes=5000", s, fp.clock_figures(games, names, fp.TimeControl.parse("nodes=5000")),
+                              "")
+        self.assertIn("| x | nodes=5000 | 2 | 0/2/0 | +0.0 (no interval: all scored alike) | not decided (LLR -0.00) | "
+                      "4 ms, —, — | 4 ms, —, — |", text)
+        self.assertNotIn("n/a", text)
+        games = fp.read_games(sample("fastchess_selfplay.pgn"))
+        s = tm_sprt.summarise(games, names, stats.Sprt(0, 10), {}, "")
+        _, text = tm_sprt.row("x", "st=0.05", s, fp.clock_figures(games, names), "")
+        self.assertIn("| +137.0 ± 187.6 | not decided (LLR +0.10) | 22 ms, —, 172 ms | 21 ms, —, 173 ms |", text)
 
     def test_repeating_control_shows_the_refills(self):
         games = fp.read_games(sample("fastchess_repeating.pgn"))
@@ -333,7 +406,8 @@ class GauntletRow(unittest.TestCase):
         self.assertEqual((f["games"], f["score"], f["lowest_ms"]), (8, 5.5 / 8, 172.0))
         text, clean = gauntlet.table([("1+0.01", "1", "self", f)])
         self.assertTrue(clean)
-        self.assertIn("| 1+0.01 | 1 | self | 8 | 68.8% | 0 | 0 | 0 | 0 | 172 ms | n/a |", text)
+        # No refill at 1+0.01: that figure does not apply.
+        self.assertIn("| 1+0.01 | 1 | self | 8 | 68.8% | 0 | 0 | 0 | 0 | 172 ms | — |", text)
 
     def test_report_joins_folders_by_control_with_subtotals(self):
         # Two --out folders: one run at Threads 2 (fastchess's config.json says so) against
@@ -359,7 +433,28 @@ class GauntletRow(unittest.TestCase):
         self.assertTrue(clean)
         self.assertIn("| 1+0.01 | 2 | slow | 2 | 100.0% | 0 | 0 | 0 | 0 | ", text)
         self.assertIn("| **1+0.01** | | | 10 | | 0 | 0 | 0 | 0 | ", text)
-        self.assertTrue(text.endswith("| all | | | 10 | | 0 | 0 | 0 | 0 | 172 ms | n/a |"), text)
+        self.assertTrue(text.endswith("| all | | | 10 | | 0 | 0 | 0 | 0 | 172 ms | — |"), text)
+
+    def test_fixed_nodes_and_move_time_are_named_as_when_played(self):
+        # fastchess's tag says "0.05/move" for st=0.05 and "-" at fixed nodes: the report named
+        # the controls so, where the live table said st=0.05 and nodes=5000, and a node-limited
+        # row printed "n/a" for clocks it never had.
+        with open(sample("fastchess_nodes.pgn"), encoding="utf-8") as f:
+            nodes = f.read().replace('"sandglass-a"', '"sandglass"').replace('"sandglass-b"', '"sandglass-2"')
+        with open(sample("fastchess_selfplay.pgn"), encoding="utf-8") as f:
+            timed = f.read().replace('"sandglass-a"', '"sandglass"').replace('"sandglass-b"', '"sandglass-2"')
+        with tempfile.TemporaryDirectory() as tmp:
+            for label, text in (("nodes=5000", nodes), ("st=0.05", timed.replace('"1+0.01"', '"0.05/move"'))):
+                with open(os.path.join(tmp, gauntlet.file_tag(label, "self") + ".pgn"), "w", encoding="utf-8") as f:
+                    f.write(text)
+            rows = gauntlet.report([tmp])
+        self.assertEqual([(tc, f["games"]) for tc, _, _, f in rows], [("nodes=5000", 2), ("st=0.05", 8)])
+        self.assertEqual([fp.TimeControl.parse(tc).label() for tc in ("st=0.05", "nodes=5000", "40/2", "10+0.1")],
+                         ["st=0.05", "nodes=5000", "40/2", "10+0.1"])
+        text, _ = gauntlet.table(rows)
+        self.assertIn("| nodes=5000 | 1 | self | 2 | 50.0% | 0 | 0 | 0 | 0 | — | — |", text)
+        self.assertIn("| st=0.05 | 1 | self | 8 | 68.8% | 0 | 0 | 0 | 0 | ", text)
+        self.assertNotIn("/move", text)
 
     def test_threads_come_from_the_options(self):
         self.assertEqual(gauntlet.threads_of(["Hash=16", "threads = 2"]), "2")

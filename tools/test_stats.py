@@ -71,6 +71,22 @@ class Estimate(unittest.TestCase):
         self.assertEqual((got["score"], got["elo"], got["elo_err95"], got["los"]), (0.5, 0.0, 0.0, 0.5))
         self.assertTrue(math.isnan(got["nelo"]))
 
+    def test_printed_interval(self):
+        # Finite: as fastchess prints it.
+        self.assertEqual(stats.fmt_elo(stats.pentanomial([5, 10, 30, 11, 4])), "-2.9 ± 43.1")
+        # One pair won and one half won: the score's upper end passes 100 %, and "± inf" hid
+        # the lower end, which is finite.
+        one_sided = stats.pentanomial([0, 0, 0, 1, 1])
+        self.assertEqual(one_sided["elo_err95"], math.inf)
+        self.assertEqual(stats.fmt_elo(one_sided), "+338.0 (95 %: +148.7 to +∞)")
+        self.assertEqual(stats.fmt_elo(stats.pentanomial([1, 1, 0, 0, 0])), "-338.0 (95 %: -∞ to -148.7)")
+        # Every pair alike: "± 0.0" (or "± nan" at 100 %) claimed an exact figure.
+        self.assertEqual(stats.fmt_elo(stats.pentanomial([0, 0, 1, 0, 0])), "+0.0 (no interval: all scored alike)")
+        self.assertEqual(stats.fmt_elo(stats.trinomial(3, 0, 0)), "+∞ (no interval: all scored alike)")
+        # A summary written before the interval's ends were kept.
+        self.assertEqual(stats.fmt_elo({"elo": 10.0, "elo_err95": math.inf}), "+10.0 (95 % interval unbounded)")
+        self.assertEqual(stats.fmt_elo({}), "n/a")
+
 
 class Gsprt(unittest.TestCase):
     def test_fastchess_normalized_pentanomial(self):

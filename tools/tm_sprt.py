@@ -23,14 +23,14 @@ of two networks or searches that the other work on the machine cannot disturb (a
 speed does not show in it, so time-sensitive questions still need a timed control).
 
 `pool` adds up runs of the same question (same engines and options, different seeds, e.g. a
-match stopped at the end of one session and continued in the next): it sums W/D/L and the
-pentanomial game-pair counts and prints Elo ± 95 % and the SPRT's LLR for the whole, with
-the estimator and GSPRT of tools/stats.py (the ones fishtest and fastchess use), so the pooled
-figures mean what each run's do. A run whose JSON is gone can be given by its pentanomial
-counts (`--ptnml`, as MEASUREMENTS.md records them). While the SPRT is undecided, `pool` also
-forecasts its chance to pass and the games it still needs (tools/sprt_forecast.py explains
-how); `--simulate RUNS` checks that forecast by continuing the test RUNS times with the same
-GSPRT. `pool` is arithmetic only: it needs no runner.
+match stopped on one date and continued on a later one with a rebuild of the same commit): it
+sums W/D/L and the pentanomial game-pair counts and prints Elo ± 95 % and the SPRT's LLR for
+the whole, with the estimator and GSPRT of tools/stats.py (the ones fishtest and fastchess
+use), so the pooled figures mean what each run's do. A run whose JSON is gone can be given by
+its pentanomial counts (`--ptnml`, as MEASUREMENTS.md records them). While the SPRT is
+undecided, `pool` also forecasts its chance to pass and the games it still needs
+(tools/sprt_forecast.py explains how); `--simulate RUNS` checks that forecast by continuing the
+test RUNS times with the same GSPRT. `pool` is arithmetic only: it needs no runner.
 """
 
 import argparse
@@ -57,24 +57,32 @@ def fmt(v, spec, none="n/a"):
 
 
 def row(name, tc, summary, clocks, command):
+    """The MEASUREMENTS.md row of a run and fastchess's command under it. The clock figures are
+    "—" where the control keeps no clock (nodes=N) or gives no share to measure (st=S), and
+    "n/a" where they apply but no game gave one."""
     a, b = summary["engine_a"], summary["engine_b"]
     sprt = summary.get("sprt")
     verdict = f"{sprt['result']} (LLR {sprt['llr']:+.2f})" if sprt else "-"
     refills = any(c.get("refills") for c in clocks.values())
+    control = fastchess_pgn.TimeControl.parse(tc)
+    clock = control is None or not control.nodes
+    share = clock and not (control and control.movetime)
+    dash = fastchess_pgn.NOT_APPLICABLE
 
     def side(n):
         c = clocks.get(n, {})
-        text = (f"{fmt(c.get('ms_per_move'), '.0f')} ms, "
-                f"{fmt(c.get('share_by_60') and 100 * c['share_by_60'], '.0f')}% "
-                f"({c.get('games_to_60', 0)} g), {fmt(c.get('lowest_ms'), '.0f')} ms")
+        v = c.get("share_by_60")
+        used = f"{'n/a' if v is None else format(100 * v, '.0f') + '%'} ({c.get('games_to_60', 0)} g)"
+        used = used if share else dash
+        text = (f"{fastchess_pgn.fmt_ms(c.get('ms_per_move'))}, {used}, "
+                f"{fastchess_pgn.fmt_ms(c.get('lowest_ms'), clock)}")
         if refills:
             text += (f", {fmt(c.get('before_refill_mean_ms'), '.0f')}/"
                      f"{fmt(c.get('before_refill_lowest_ms'), '.0f')} ms")
         return text
 
     line = (f"| {name} | {tc} | {summary['games']} | {summary['wins']}/{summary['draws']}/{summary['losses']} | "
-            f"{fmt(summary.get('elo'), '+.1f')} ± {fmt(summary.get('elo_err95'), '.1f')} | {verdict} | "
-            f"{side(a)} | {side(b)} |")
+            f"{stats.fmt_elo(summary)} | {verdict} | {side(a)} | {side(b)} |")
     header = ("| question | control | games | W/D/L (A) | Elo ± 95% | SPRT | A: time/move, used by move 60 "
               "(games), lowest clock" + (", before refill mean/lowest" if refills else "") +
               " | B: same |\n|---|---|---|---|---|---|---|---|")
@@ -146,8 +154,8 @@ def run(args):
     if not games:
         sys.exit(f"fastchess failed with exit code {code}; its output is in {base}.out")
     if code != 0:
-        # Ctrl-C (a session's end, a match cut at its budget) makes fastchess exit with 1: the
-        # games it finished still count, and `pool` can add them to the next part.
+        # Ctrl-C (a run stopped by hand, or cut at its time budget) makes fastchess exit with
+        # 1: the games it finished still count, and `pool` can add them to the next run.
         print(f"warning: fastchess exited with code {code} (interrupted?); summarising the "
               f"{len(games)} games in {args.pgn}", file=sys.stderr)
     summary = summarise(games, names, sprt, fastchess_run.report(output), shlex.join(cmd))
@@ -197,11 +205,38 @@ def pool_sprt(args, runs):
     return given
 
 
+# What `pool` needs of a run's summary, as `run` writes it (a part written by hand may hold no
+# more); fastchess's config.json has "games" too, but never "ptnml".
+RUN_KEYS = ("games", "ptnml")
+
+
+def run_record(data):
+    """Is `data`, a JSON file's content, a run's summary? fastchess writes its own config.json
+    (its settings, for resuming) into the folder of the runs, so `pool DIR/*.json` is given it
+    too; it is told by its content, which is the same under any name."""
+    return isinstance(data, dict) and all(k in data for k in RUN_KEYS)
+
+
+def fastchess_config(data):
+    """Does `data` look like fastchess's config.json (its engines and schedule)?"""
+    return isinstance(data, dict) and isinstance(data.get("engines"), list) and "rounds" in data
+
+
 def pool(args):
-    runs = []
+    runs, paths = [], []
     for path in args.json:
-        with open(path, encoding="utf-8") as f:
-            runs.append(json.load(f))
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except (OSError, ValueError) as err:
+            sys.exit(f"pool: {path}: {err}")
+        if not run_record(data):
+            what = "fastchess's settings (config.json)" if fastchess_config(data) else "not a run's summary"
+            print(f"pool: skipped {path}: {what}", file=sys.stderr)
+            continue
+        runs.append(data)
+        paths.append(path)
+    args.json = paths
     for text in args.ptnml:
         try:
             counts = [int(x) for x in text.split(",")]
@@ -234,7 +269,7 @@ def pool(args):
         print(f"{r.get('from', name)}: {r['games']} games, {run_wdl}ptnml {r.get('ptnml')}")
     wdl_text = "W/D/L " + "/".join(map(str, wdl)) + ", " if wdl else ""
     print(f"pooled: {games} games, {wdl_text}ptnml {ptnml}, score {100 * est['score']:.1f} %, "
-          f"Elo {est['elo']:+.1f} ± {est['elo_err95']:.1f} ({model}), nElo {est['nelo']:+.1f}, "
+          f"Elo {stats.fmt_elo(est)} ({model}), nElo {stats.signed(est['nelo'])}, "
           f"LOS {100 * est['los']:.1f} %")
     print(f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}] over the {pairs} complete pairs: LLR {llr:+.2f} "
           f"bounds ({lo:.2f}, {hi:.2f}): {verdict}")

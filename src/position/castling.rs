@@ -342,7 +342,7 @@ pub fn chess960_back_rank(n: u32) -> Option<[Piece; 8]> {
     Some(out)
 }
 
-/// The Shredder-FEN of Chess960 starting position `n` (see [`chess960_back_rank`]).
+/// The Shredder-FEN of Chess960 starting position `n` (see `chess960_back_rank`).
 pub fn chess960_fen(n: u32) -> Option<String> {
     let rank = chess960_back_rank(n)?;
     let white: String = rank.iter().map(|p| p.to_string(Color::White)).collect();

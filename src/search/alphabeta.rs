@@ -86,9 +86,18 @@ pub struct Searcher<'a> {
     /// `go mate`: null-move pruning is off, since it hides mates that rest on zugzwang.
     pub mate_search: bool,
     feat: Features,
-    /// Nodes searched below each root move in this search, all iterations together: the
-    /// time manager's best-move node share (`time::adjust`).
+    /// Nodes searched below each root move in this search, all iterations together, for the
+    /// root's order (`root_order`).
     root_nodes: Vec<(ChessMove, u64)>,
+    /// The same, and their total, counting only the first MultiPV line's searches: the time
+    /// manager's best-move node share (`time::adjust`). The later lines search the other
+    /// moves again by design; counted in, they read as doubt about the best move, and moves
+    /// at MultiPV 3 took 60 % longer than at MultiPV 1.
+    first_line_root_nodes: Vec<(ChessMove, u64)>,
+    first_line_nodes: u64,
+    /// Whether `search_root` searches the first MultiPV line (the only one without MultiPV);
+    /// `aspiration::search_line` says which line it searches.
+    pub first_line: bool,
     /// The network and its accumulators by ply, when the network evaluates.
     nnue: Option<NnueStack>,
 }
@@ -140,22 +149,28 @@ impl<'a> Searcher<'a> {
             feat: Features::current(),
             nnue: None,
             root_nodes: Vec::new(),
+            first_line_root_nodes: Vec::new(),
+            first_line_nodes: 0,
+            first_line: true,
         }
         .with_network(network)
     }
 
     /// Nodes searched below root move `m` so far in this search.
     pub fn root_move_nodes(&self, m: ChessMove) -> u64 {
-        self.root_nodes
-            .iter()
-            .find(|(r, _)| *r == m)
-            .map_or(0, |&(_, n)| n)
+        node_count(&self.root_nodes, m)
+    }
+
+    /// Root move `m`'s share of the nodes of the first MultiPV line's searches so far, 0..=1.
+    pub fn first_line_share(&self, m: ChessMove) -> f64 {
+        let nodes = node_count(&self.first_line_root_nodes, m);
+        nodes as f64 / self.first_line_nodes.max(1) as f64
     }
 
     fn add_root_move_nodes(&mut self, m: ChessMove, nodes: u64) {
-        match self.root_nodes.iter_mut().find(|(r, _)| *r == m) {
-            Some((_, n)) => *n += nodes,
-            None => self.root_nodes.push((m, nodes)),
+        add_node_count(&mut self.root_nodes, m, nodes);
+        if self.first_line {
+            add_node_count(&mut self.first_line_root_nodes, m, nodes);
         }
     }
 
@@ -241,6 +256,7 @@ impl<'a> Searcher<'a> {
     ) -> (i32, Option<ChessMove>) {
         self.pv_len[0] = 0;
         self.root_depth = depth;
+        let nodes_at_start = self.stop.nodes;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let in_check = self.pos.in_check();
@@ -296,6 +312,9 @@ impl<'a> Searcher<'a> {
                     }
                 }
             }
+        }
+        if self.first_line {
+            self.first_line_nodes += self.stop.nodes - nodes_at_start;
         }
         (best_score, best_move)
     }
@@ -733,6 +752,18 @@ impl<'a> Searcher<'a> {
         };
         self.tt.store(key, ply, entry);
         best_score
+    }
+}
+
+/// The nodes `counts` holds for root move `m` (0 if none).
+fn node_count(counts: &[(ChessMove, u64)], m: ChessMove) -> u64 {
+    counts.iter().find(|(r, _)| *r == m).map_or(0, |&(_, n)| n)
+}
+
+fn add_node_count(counts: &mut Vec<(ChessMove, u64)>, m: ChessMove, nodes: u64) {
+    match counts.iter_mut().find(|(r, _)| *r == m) {
+        Some((_, n)) => *n += nodes,
+        None => counts.push((m, nodes)),
     }
 }
 

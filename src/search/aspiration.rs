@@ -5,7 +5,7 @@
 //! more of the tree. When the score falls outside, the window is widened on that side (half
 //! as wide again each time, the full window past 1000 cp) and the root searched again. A
 //! fail high is searched again a ply shallower: the move that failed high is likely good, and
-//! a shallower search proves it sooner (up to [`MAX_FAIL_HIGH_REDUCTION`] plies; a fail low
+//! a shallower search proves it sooner (up to `MAX_FAIL_HIGH_REDUCTION` plies; a fail low
 //! goes back to the full depth), with the move that failed high searched first. The shape and
 //! numbers are Ethereal 12's (`aspirationWindow` in search.c: WindowSize 14, `delta += delta
 //! / 2`, one ply less per fail high). Each fail is reported as a bound at the iteration's
@@ -81,6 +81,7 @@ pub fn search_line(
     let mut order = candidates.to_vec();
     let mut failed_high: Option<(ChessMove, i32)> = None;
     let aspiration = Features::current().aspiration;
+    s.first_line = pv_index == 0;
     let (mut alpha, mut beta) = if aspiration && depth >= MIN_DEPTH && guess.abs() < MAX_GUESS {
         (guess - delta, guess + delta)
     } else {

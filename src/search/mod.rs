@@ -1,7 +1,7 @@
 //! The search: threads (Lazy SMP), the root's legal moves, and the result.
 //!
 //! `search` runs the main thread's iterative deepening ([`iterate`]) and the helper threads
-//! ([`helper_loop`]), which share only the transposition table. How time bounds the search,
+//! (`helper_loop`), which share only the transposition table. How time bounds the search,
 //! the soft stop between iterations and the hard stop inside the tree, is explained once, in
 //! `crate::time`; [`stopper`] is the hard stop's code, [`iterate`] calls the soft stop.
 
@@ -95,6 +95,9 @@ pub struct Outcome {
     /// The soft limit as finally scaled by the adjustments, and why.
     pub soft_ms: Option<u64>,
     pub adjust_reason: String,
+    /// The best move's share of the nodes as the time manager last read it
+    /// (`time::adjust::Progress::best_move_nodes`), kept so that tests can check what it is fed.
+    pub best_move_nodes: Option<f64>,
     /// The soft-stop rule's reasoning when it ended the search (or armed the stop at
     /// `ponderhit`): the rule, its factor and the numbers it compared.
     pub stop_detail: String,
@@ -160,6 +163,7 @@ pub fn search_then(
             reason: StopReason::NoMoves,
             soft_ms: None,
             adjust_reason: String::new(),
+            best_move_nodes: None,
             stop_detail: String::new(),
         };
         answer(&outcome);

@@ -27,8 +27,8 @@ const HANGING_BLOCK: i32 = 2 * BAD_CAPTURE;
 /// What a cutoff at `depth` adds to the history of the move that caused it (and takes from
 /// the moves tried before it): Ethereal 12's `32 × min(depth², 400)` (history.c, with
 /// HistoryMultiplier 32, HistoryMax 400 and HistoryDivisor 512). Its update,
-/// `h += 32·d − h·|d|/512`, is our [`Heuristics::nudge`] with this bonus, since 32 × 512 is
-/// our [`HISTORY_MAX`]. The tables then learn at a pace a game can use: a move that cuts off
+/// `h += 32·d − h·|d|/512`, is our `Heuristics::nudge` with this bonus, since 32 × 512 is
+/// our `HISTORY_MAX`. The tables then learn at a pace a game can use: a move that cuts off
 /// at depth 10 gets 3,200 at once, where the earlier `min(8·depth², 1,200)` gave 800.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {

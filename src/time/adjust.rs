@@ -17,7 +17,9 @@
 //!   the drop counted up to 120 cp (so at most ×1.6).
 //! * best-move nodes ("node-based time management") — the share f of this move's search
 //!   (all iterations so far, main thread) spent below the current best move: a move that
-//!   took nearly all the effort is clear, one that took little is contested.
+//!   took nearly all the effort is clear, one that took little is contested. With MultiPV
+//!   only the first line's searches count, the ones that choose among all the moves: the
+//!   later lines search the other moves by design.
 //!   `max(0.5, 2·(1 − f) + 0.4)`: f = 0.9 → ×0.6, f = 0.7 → ×1, f = 0.2 → ×2.
 //!   Source: Ethereal, `src/timeman.c`, `tm_finished` ("Scale time between 50% and 240%,
 //!   based on where nodes have been spent"; AndyGrant/Ethereal commit 60f4d5c5, "Rewrite the
@@ -92,8 +94,8 @@ pub struct Progress {
     pub stable_iterations: u32,
     /// Previous iteration's best score − this one's, in centipawns; positive = falling.
     pub score_drop_cp: i32,
-    /// Share of the main thread's nodes in this search spent on the current best move
-    /// (0..=1); None until [`NODE_FRACTION_MIN_DEPTH`].
+    /// Share of the main thread's nodes in this search (the first MultiPV line's) spent on
+    /// the current best move (0..=1); None until [`NODE_FRACTION_MIN_DEPTH`].
     pub best_move_nodes: Option<f64>,
 }
 

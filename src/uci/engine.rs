@@ -683,7 +683,7 @@ fn bestmove_line(pos: &Position, best: Option<ChessMove>, ponder: Option<ChessMo
 }
 
 /// Feed the loop from any reader (tests, fuzzing); returns when the input ends or says quit,
-/// or when stdout is closed (checked every [`CLOSED_POLL`] while no input comes).
+/// or when stdout is closed (checked every `CLOSED_POLL` while no input comes).
 pub fn run_with(input: impl Read + Send + 'static) {
     let lines = spawn_reader(input);
     let mut engine = Engine::new();

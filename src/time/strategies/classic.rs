@@ -5,8 +5,8 @@
 //! of the increment accumulates as a cushion. A variant spends 3/4 of the increment.
 //!
 //! The original caps the result below the time left and puts a floor under it; here
-//! those are the shared clamps of [`super::finish`] (soft ≤ 25 % of the usable clock,
-//! hard ≤ 50 %, a minimum think time), so this file is only the formula.
+//! those are the shared clamps of [`crate::time::budget::finish`] (soft ≤ 25 % of the
+//! usable clock, hard ≤ 50 %, a minimum think time), so this file is only the formula.
 //!
 //! Source: the Mediocre chess engine (Jonatan Pettersson, 2007), whose time management
 //! guide popularised `timeLeft/40 + increment/2`; the 3/4 variant and the example

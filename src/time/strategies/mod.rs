@@ -8,7 +8,7 @@
 //! # Adding a strategy
 //!
 //! Write `strategies/<name>.rs` with a type that implements [`Strategy`] and `Default`, then
-//! add `<name>::<Type>` to the one [`registry!`] line at the end of this file. The
+//! add `<name>::<Type>` to the one `registry!` line at the end of this file. The
 //! `TimeManager` option, `sandglass tm --strategy all` and the tests of every strategy's
 //! invariants pick it up from there.
 

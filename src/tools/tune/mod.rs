@@ -13,7 +13,7 @@
 //! 2. Sample positions: skip the opening plies and positions in check, then play
 //!    out captures with a small quiescence search and keep the quiet position at
 //!    the end of its principal variation. Each keeps its game's result.
-//! 3. The evaluation is linear in its weights, so [`eval::trace`] turns each
+//! 3. The evaluation is linear in its weights, so [`crate::eval::trace`] turns each
 //!    position into feature counts once; after that an evaluation is a short dot
 //!    product and a whole pass over the data takes milliseconds.
 //! 4. Fit `K` with the starting weights, then fit the weights with Adam on the

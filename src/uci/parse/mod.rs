@@ -350,7 +350,7 @@ impl Problems {
 }
 
 /// Text safe to echo in a problem or any other message about input: no control
-/// characters, at most [`ECHO_MAX_CHARS`] characters plus "…".
+/// characters, at most `ECHO_MAX_CHARS` characters plus "…".
 pub fn echo(text: &str) -> String {
     let mut out = String::new();
     for (n, c) in text.chars().filter(|c| !c.is_control()).enumerate() {
