@@ -1,7 +1,7 @@
 //! A small hand-written SVG renderer for `tm`: panels stacked on one move axis, each with
 //! lines (maybe with a light band, e.g. up to the hard limit) or bars, dashed lines where a
 //! repeating control refills, one legend and a caption. Each panel's axis covers everything
-//! drawn in it, bands included. Sized to be read from the back of a classroom when projected: 1200 px wide,
+//! drawn in it, bands included, with room above the highest mark. Sized to be read from the back of a classroom when projected: 1200 px wide,
 //! 18–26 px text.
 //!
 //! Colours are the Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2002/2008),
@@ -181,6 +181,10 @@ const TOP: f64 = 70.0;
 const PANEL_H: f64 = 300.0;
 const GAP: f64 = 60.0;
 const BOTTOM: f64 = 130.0;
+/// Clear space kept between a panel's highest mark and its top edge. A bar that ends exactly
+/// on the top line cannot be told from one cut off there (a 50 s bar under a 50 s axis read
+/// as clipped), and a thick line drawn along the edge loses half its width to the clip.
+const HEADROOM_PX: f64 = 12.0;
 /// Caption characters per line (17 px text across 1160 px).
 const CAPTION_CHARS: usize = 118;
 
@@ -244,7 +248,7 @@ pub fn render(fig: &Figure) -> String {
                 s.points.iter().map(|p| p.1).chain(band)
             })
             .fold(0.0, f64::max);
-        let (ystep, ymax) = axis(max_y);
+        let (ystep, ymax) = axis(max_y * PANEL_H / (PANEL_H - HEADROOM_PX));
         let clip = format!("clip{pi}");
         let frame = Frame {
             min_x,
@@ -567,6 +571,66 @@ mod tests {
         for y in ys {
             assert!(y >= TOP - 1e-9, "band drawn above the panel at y = {y}");
         }
+    }
+
+    /// (y, height) of the bars: only they are clipped to a panel, the legend's swatches not.
+    fn bars(svg: &str) -> Vec<(f64, f64)> {
+        let attr = |tag: &str, name: &str| -> Option<f64> {
+            tag.split(&format!(" {name}=\""))
+                .nth(1)?
+                .split('"')
+                .next()?
+                .parse()
+                .ok()
+        };
+        svg.split("<rect clip-path")
+            .skip(1)
+            .filter_map(|t| Some((attr(t, "y")?, attr(t, "height")?)))
+            .collect()
+    }
+
+    /// The lichess 5+3 picture had a 50 s bar under an axis topped at 50: the bar met the top
+    /// edge and read as cut off. The tallest bar must end below the top, under a labelled tick
+    /// at or above it.
+    #[test]
+    fn the_axis_covers_the_largest_bar_with_room_above() {
+        let spent = Series {
+            label: "White: time spent".into(),
+            style: player_style(true),
+            shape: Shape::Bars { slot: 0, slots: 1 },
+            points: vec![(1.0, 4.0), (2.0, 50.0), (3.0, 27.0)],
+            alarms: Vec::new(),
+            emphasis: false,
+        };
+        let fig = Figure {
+            title: "t".into(),
+            caption: "c".into(),
+            x_label: "x".into(),
+            panels: vec![Panel {
+                y_label: "y".into(),
+                series: vec![spent],
+            }],
+            boundaries: Vec::new(),
+        };
+        let svg = render(&fig);
+        let tallest =
+            bars(&svg)
+                .into_iter()
+                .fold((f64::INFINITY, 0.0), |a, b| if b.0 < a.0 { b } else { a });
+        assert!(tallest.1 > 0.0, "{svg}");
+        assert!(
+            tallest.0 >= TOP + HEADROOM_PX - 0.1,
+            "the 50 s bar starts at y = {}, the panel at {TOP}",
+            tallest.0
+        );
+        // The top tick is above 50 s.
+        let ticks: Vec<f64> = svg
+            .split("text-anchor=\"end\">")
+            .skip(1)
+            .filter_map(|t| t.split('<').next()?.parse().ok())
+            .collect();
+        let top_tick = ticks.iter().copied().fold(0.0, f64::max);
+        assert!(top_tick > 50.0, "{ticks:?}");
     }
 
     #[test]
