@@ -188,8 +188,20 @@ const HEADROOM_PX: f64 = 12.0;
 /// Caption characters per line (17 px text across 1160 px).
 const CAPTION_CHARS: usize = 118;
 
+/// A name for the figure's ids. The HTML report puts many pictures in one page, where an id
+/// names one element for all of them: with "clip0" in every picture, each panel was clipped
+/// by the first picture's rectangle, cutting off whatever a taller picture drew below it.
+/// The same figure drawn twice gets the same name, which is harmless: its rectangles agree.
+fn figure_id(fig: &Figure) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    format!("{fig:?}").hash(&mut h);
+    format!("{:016x}", h.finish())
+}
+
 /// Draw the figure.
 pub fn render(fig: &Figure) -> String {
+    let id = figure_id(fig);
     let panels = fig.panels.len().max(1) as f64;
     let h = TOP + panels * PANEL_H + (panels - 1.0) * GAP + BOTTOM;
     let plot_w = W - LEFT - RIGHT;
@@ -249,7 +261,7 @@ pub fn render(fig: &Figure) -> String {
             })
             .fold(0.0, f64::max);
         let (ystep, ymax) = axis(max_y * PANEL_H / (PANEL_H - HEADROOM_PX));
-        let clip = format!("clip{pi}");
+        let clip = format!("clip-{id}-{pi}");
         let frame = Frame {
             min_x,
             span,
@@ -671,5 +683,47 @@ mod tests {
             styles[0].width > styles[1].width,
             "the default is drawn thicker"
         );
+    }
+
+    /// The `clipPath` ids a picture defines.
+    fn clip_ids(svg: &str) -> Vec<&str> {
+        svg.split("<clipPath id=\"")
+            .skip(1)
+            .filter_map(|t| t.split('"').next())
+            .collect()
+    }
+
+    /// Pictures that share a page (the HTML report) must not share ids: an id names one
+    /// element for the whole page, so the second picture would be clipped by the first one's
+    /// rectangles.
+    #[test]
+    fn pictures_on_one_page_have_their_own_clip_ids() {
+        let panel = |y: f64| Panel {
+            y_label: "y".into(),
+            series: vec![Series::line(
+                "a",
+                player_style(true),
+                vec![(1.0, 1.0), (40.0, y)],
+            )],
+        };
+        let fig = |panels: Vec<Panel>| Figure {
+            title: "t".into(),
+            caption: "c".into(),
+            x_label: "x".into(),
+            panels,
+            boundaries: Vec::new(),
+        };
+        let one = render(&fig(vec![panel(2.0)]));
+        let two = render(&fig(vec![panel(3.0), panel(4.0)]));
+        let (a, b) = (clip_ids(&one), clip_ids(&two));
+        assert_eq!((a.len(), b.len()), (1, 2));
+        assert!(a.iter().all(|id| !b.contains(id)), "{a:?} {b:?}");
+        assert!(b[0] != b[1]);
+        for id in a.iter().chain(&b) {
+            let used = format!("clip-path=\"url(#{id})\"");
+            assert!(one.contains(&used) || two.contains(&used), "{id} unused");
+        }
+        // Drawn again, a picture is the same file.
+        assert_eq!(render(&fig(vec![panel(2.0)])), one);
     }
 }
