@@ -99,6 +99,37 @@ fn tcec_sample() {
         text.contains("    6   32      1800    127.8      1675"),
         "{text}"
     );
+
+    // The pictures' titles were cut at 72 characters, the result with them ("1800+3 (1/2-1…"):
+    // now they keep every word, wrapped onto a second line where needed.
+    let dir = Scratch::new("tm-tcec-pictures");
+    let (svg, html) = (dir.join("game.svg"), dir.join("report.html"));
+    let (svg_arg, html_arg) = (svg.to_string_lossy(), html.to_string_lossy());
+    ok(&["--pgn", &p, "--svg", &svg_arg, "--html", &html_arg]);
+    let game1 = "Game 1: LCZero 0.33-dev-7499292-BT4-6147500-it332 vs \
+                 Stockfish dev-20260101-28844fc6, 1800+3 (1/2-1/2)";
+    let game2 = "Game 2: Stockfish dev-20260101-28844fc6 vs \
+                 LCZero 0.33-dev-7499292-BT4-6147500-it332, 1800+3 (1/2-1/2)";
+    let picture = std::fs::read_to_string(&svg).expect("svg written");
+    assert_eq!(titles(&picture), [game1]);
+    let page = std::fs::read_to_string(&html).expect("html written");
+    let overview = "LCZero 0.33-dev-7499292-BT4-6147500-it332 and Stockfish dev-20260101-28844fc6";
+    assert_eq!(titles(&page), [overview, game1, game1, game2]);
+}
+
+/// The title of each picture in `text`, its lines joined: a title may wrap.
+fn titles(text: &str) -> Vec<String> {
+    text.split("<svg")
+        .skip(1)
+        .map(|svg| {
+            let lines: Vec<&str> = svg
+                .split("<text class=\"title\"")
+                .skip(1)
+                .filter_map(|t| t.split('>').nth(1)?.split('<').next())
+                .collect();
+            lines.join(" ")
+        })
+        .collect()
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! A small hand-written SVG renderer for `tm`: panels stacked on one move axis, each with
 //! lines (maybe with a light band, e.g. up to the hard limit) or bars, dashed lines where a
 //! repeating control refills, one legend and a caption. Each panel's axis covers everything
-//! drawn in it, bands included, with room above the highest mark. Sized to be read from the back of a classroom when projected: 1200 px wide,
-//! 18–26 px text.
+//! drawn in it, bands included, with room above the highest mark. Sized to be read from the
+//! back of a classroom when projected: 1200 px wide, text of 15–24 px; a title too long for
+//! one line wraps rather than losing its end, and only a long panel label shrinks (to 14 px).
 //!
 //! Colours are the Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2002/2008),
 //! chosen to stay distinct under the common colour-vision deficiencies; every strategy also
@@ -130,6 +131,70 @@ pub fn shorten(text: &str, max: usize) -> String {
     out
 }
 
+/// Advance widths of DejaVu Sans Bold, the pictures' first font, for ' ' to '~', in
+/// thousandths of an em. An SVG file cannot ask how wide its text will come out, and a title
+/// counted in characters was either cut short (a TCEC title lost its result) or ran off the
+/// picture; bold is the widest face of the family, so regular text measured with it fits too.
+#[rustfmt::skip]
+const BOLD_EM: [u16; 95] = [
+    349, 457, 521, 838, 696, 1002, 873, 307, 458, 458, 523, 838,
+    380, 416, 380, 366, 696, 696, 696, 696, 696, 696, 696, 696,
+    696, 696, 400, 400, 838, 838, 838, 581, 1000, 774, 763, 734,
+    831, 684, 684, 821, 837, 373, 373, 775, 638, 996, 837, 851,
+    733, 851, 771, 721, 683, 813, 774, 1104, 771, 725, 726, 458,
+    366, 458, 838, 500, 500, 675, 716, 593, 716, 679, 436, 716,
+    712, 343, 343, 666, 343, 1042, 712, 688, 716, 716, 494, 596,
+    479, 712, 652, 924, 646, 652, 583, 712, 366, 712, 838,
+];
+
+/// An upper bound of `text`'s width in px at `size` px: DejaVu Sans as measured by
+/// [`BOLD_EM`], a full em for any other character, and 3 % to spare for a fallback font.
+pub fn text_width(text: &str, size: f64) -> f64 {
+    let em: u32 = text
+        .chars()
+        .map(|c| {
+            let i = u32::from(c).wrapping_sub(32) as usize;
+            BOLD_EM.get(i).map_or(1000, |&w| u32::from(w))
+        })
+        .sum();
+    f64::from(em) / 1000.0 * size * 1.03
+}
+
+/// `text` cut (with an ellipsis) to fit `max_px` at `size` px.
+pub fn shorten_px(text: &str, size: f64, max_px: f64) -> String {
+    if text_width(text, size) <= max_px {
+        return text.to_string();
+    }
+    let mut out: String = text.to_string();
+    while !out.is_empty() && text_width(&format!("{out}…"), size) > max_px {
+        out.pop();
+    }
+    format!("{}…", out.trim_end())
+}
+
+/// Split `text` at spaces into lines no wider than `max_px` at `size` px (a single word
+/// wider than that is cut).
+pub fn wrap_px(text: &str, size: f64, max_px: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let longer = format!("{line} {word}");
+        if !line.is_empty() && text_width(&longer, size) > max_px {
+            lines.push(std::mem::take(&mut line));
+        }
+        if line.is_empty() {
+            line = shorten_px(word, size, max_px);
+        } else {
+            line.push(' ');
+            line.push_str(word);
+        }
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 /// Split `text` at spaces into lines of at most about `width` characters.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
@@ -177,7 +242,19 @@ pub fn axis(max: f64) -> (f64, f64) {
 const W: f64 = 1200.0;
 const LEFT: f64 = 100.0;
 const RIGHT: f64 = 300.0;
-const TOP: f64 = 70.0;
+/// The first title line's baseline; each further line adds [`TITLE_LINE`] above the panels.
+const TITLE_Y: f64 = 40.0;
+const TITLE_LINE: f64 = 30.0;
+/// Font sizes a title may take on one line, largest first.
+const TITLE_SIZES: [f64; 3] = [24.0, 22.0, 20.0];
+const MAX_TITLE_LINES: usize = 3;
+/// Room for a title line: the picture less a margin on each side.
+const TITLE_W: f64 = W - 40.0;
+/// Panel labels: 20 px, down to 14 px before they are cut.
+const LABEL_SIZES: [f64; 4] = [20.0, 18.0, 16.0, 14.0];
+/// The top of the first panel under a one-line title: room for the title and, under it,
+/// the panel's label.
+const TOP: f64 = 80.0;
 const PANEL_H: f64 = 300.0;
 const GAP: f64 = 60.0;
 const BOTTOM: f64 = 130.0;
@@ -199,11 +276,43 @@ fn figure_id(fig: &Figure) -> String {
     format!("{:016x}", h.finish())
 }
 
+/// The title's font size and lines: one line at the largest size that fits, else wrapped at
+/// full size (a second line reads better from the back of a room than small print), so that
+/// the end of a title, a game's result, is never cut off.
+pub fn title_lines(title: &str) -> (f64, Vec<String>) {
+    for size in TITLE_SIZES {
+        if text_width(title, size) <= TITLE_W {
+            return (size, vec![title.to_string()]);
+        }
+    }
+    let size = TITLE_SIZES[0];
+    let mut lines = wrap_px(title, size, TITLE_W);
+    if lines.len() > MAX_TITLE_LINES {
+        let rest = lines.split_off(MAX_TITLE_LINES - 1).join(" ");
+        lines.push(shorten_px(&rest, size, TITLE_W));
+    }
+    (size, lines)
+}
+
+/// A panel's label and its font size: smaller rather than running past the plot into the
+/// legend, and cut only at the smallest size.
+fn label_fit(text: &str, max_px: f64) -> (f64, String) {
+    for size in LABEL_SIZES {
+        if text_width(text, size) <= max_px {
+            return (size, text.to_string());
+        }
+    }
+    let size = LABEL_SIZES[LABEL_SIZES.len() - 1];
+    (size, shorten_px(text, size, max_px))
+}
+
 /// Draw the figure.
 pub fn render(fig: &Figure) -> String {
     let id = figure_id(fig);
     let panels = fig.panels.len().max(1) as f64;
-    let h = TOP + panels * PANEL_H + (panels - 1.0) * GAP + BOTTOM;
+    let (title_size, title) = title_lines(&fig.title);
+    let top0 = TOP + TITLE_LINE * title.len().saturating_sub(1) as f64;
+    let h = top0 + panels * PANEL_H + (panels - 1.0) * GAP + BOTTOM;
     let plot_w = W - LEFT - RIGHT;
     let max_x = fig
         .panels
@@ -236,16 +345,19 @@ pub fn render(fig: &Figure) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{h}" viewBox="0 0 {W} {h}" font-family="DejaVu Sans, Arial, sans-serif" font-size="18">"#
     );
     let _ = writeln!(out, r#"<rect width="{W}" height="{h}" fill="white"/>"#);
-    let _ = writeln!(
-        out,
-        r#"<text x="{}" y="40" text-anchor="middle" font-size="24" font-weight="bold">{}</text>"#,
-        W / 2.0,
-        escape(&shorten(&fig.title, 72))
-    );
+    for (i, line) in title.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            r#"<text class="title" x="{}" y="{}" text-anchor="middle" font-size="{title_size}" font-weight="bold">{}</text>"#,
+            W / 2.0,
+            TITLE_Y + TITLE_LINE * i as f64,
+            escape(line)
+        );
+    }
     let (xstep, _) = axis(span);
     let xstep = xstep.max(1.0).round();
     for (pi, panel) in fig.panels.iter().enumerate() {
-        let top = TOP + pi as f64 * (PANEL_H + GAP);
+        let top = top0 + pi as f64 * (PANEL_H + GAP);
         let bottom = top + PANEL_H;
         // The axis covers everything drawn, the bands (up to the hard limit) included: a
         // band cut at the top of the panel reads as "no limit".
@@ -316,12 +428,13 @@ pub fn render(fig: &Figure) -> String {
             r#"<path d="M{LEFT},{top} V{bottom} H{}" fill="none" stroke="black" stroke-width="1.5"/>"#,
             LEFT + plot_w
         );
+        let (label_size, label) = label_fit(&panel.y_label, plot_w - 8.0);
         let _ = writeln!(
             out,
-            r#"<text x="{:.1}" y="{:.1}" font-size="20" font-weight="bold">{}</text>"#,
+            r#"<text class="label" x="{:.1}" y="{:.1}" font-size="{label_size}" font-weight="bold">{}</text>"#,
             LEFT + 8.0,
             top - 10.0,
-            escape(&panel.y_label)
+            escape(&label)
         );
         // Period boundaries of a repeating control: the clock refills there.
         for &b in fig.boundaries.iter().filter(|&&b| b > min_x && b < max_x) {
@@ -365,7 +478,7 @@ pub fn render(fig: &Figure) -> String {
             draw_series(&mut out, s, &frame);
         }
     }
-    let last_bottom = TOP + panels * PANEL_H + (panels - 1.0) * GAP;
+    let last_bottom = top0 + panels * PANEL_H + (panels - 1.0) * GAP;
     let _ = writeln!(
         out,
         r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="20">{}</text>"#,
@@ -373,7 +486,7 @@ pub fn render(fig: &Figure) -> String {
         last_bottom + 55.0,
         escape(&fig.x_label)
     );
-    legend(&mut out, fig);
+    legend(&mut out, fig, top0);
     let lines = wrap(&fig.caption, CAPTION_CHARS);
     for (i, line) in lines.iter().enumerate() {
         let _ = writeln!(
@@ -462,9 +575,9 @@ fn dash_attribute(dash: &str) -> String {
     }
 }
 
-fn legend(out: &mut String, fig: &Figure) {
+fn legend(out: &mut String, fig: &Figure, top: f64) {
     let x = W - RIGHT + 15.0;
-    let mut y = TOP + 10.0;
+    let mut y = top + 10.0;
     let mut seen: Vec<&str> = Vec::new();
     let mut alarms = false;
     for s in fig.panels.iter().flat_map(|p| p.series.iter()) {
@@ -643,6 +756,69 @@ mod tests {
             .collect();
         let top_tick = ticks.iter().copied().fold(0.0, f64::max);
         assert!(top_tick > 50.0, "{ticks:?}");
+    }
+
+    /// The `<text class="…">` contents of a picture, in order.
+    fn texts<'a>(svg: &'a str, class: &str) -> Vec<(f64, &'a str)> {
+        svg.split(&format!("<text class=\"{class}\""))
+            .skip(1)
+            .filter_map(|t| {
+                let size = t.split("font-size=\"").nth(1)?.split('"').next()?;
+                Some((size.parse().ok()?, t.split('>').nth(1)?.split('<').next()?))
+            })
+            .collect()
+    }
+
+    /// TCEC's titles were cut at 72 characters, result and all ("… 1800+3 (1/2-1…"). A title
+    /// now keeps every word, on as many lines as it needs (each within the picture's width),
+    /// and the panels move down to make room.
+    #[test]
+    fn a_title_fits_the_width_with_its_result() {
+        let title = "Game 1: LCZero 0.33-dev-7499292-BT4-6147500-it332 vs \
+                     Stockfish dev-20260101-28844fc6, 1800+3 (1/2-1/2)";
+        let panel = Panel {
+            y_label: "LCZero 0.33-dev-7499292-BT4-6147500-it332: clock left after the move, s"
+                .into(),
+            series: vec![Series::line(
+                "a",
+                player_style(true),
+                vec![(1.0, 1.0), (80.0, 2.0)],
+            )],
+        };
+        let fig = |title: &str| Figure {
+            title: title.into(),
+            caption: "c".into(),
+            x_label: "x".into(),
+            panels: vec![panel.clone()],
+            boundaries: Vec::new(),
+        };
+        let svg = render(&fig(title));
+        let lines = texts(&svg, "title");
+        assert_eq!(lines.len(), 2, "{svg}");
+        let words: Vec<&str> = lines.iter().map(|l| l.1).collect();
+        assert_eq!(words.join(" "), title);
+        assert!(words[1].ends_with("1800+3 (1/2-1/2)"), "{words:?}");
+        for &(size, line) in &lines {
+            assert!(text_width(line, size) <= W - 40.0, "{line} at {size} px");
+        }
+        // The panel starts below the second line, its label fits the plot at a smaller size.
+        assert!(svg.contains(&format!("<path d=\"M{LEFT},{}", TOP + TITLE_LINE)));
+        let label = texts(&svg, "label");
+        assert_eq!(label.len(), 1);
+        assert!(label[0].1.ends_with("it332: clock left after the move, s"));
+        assert!(label[0].0 < 20.0 && text_width(label[0].1, label[0].0) <= W - LEFT - RIGHT);
+
+        // A short title stays one line at full size, the panel where it was.
+        let svg = render(&fig("Game 2: a vs b, 300+3 (0-1)"));
+        assert_eq!(
+            texts(&svg, "title"),
+            [(24.0, "Game 2: a vs b, 300+3 (0-1)")]
+        );
+        assert!(svg.contains(&format!("<path d=\"M{LEFT},{TOP}")));
+        // The measure tells wide from narrow letters (and a long word is cut to fit).
+        assert!(text_width("WWW", 20.0) > 2.0 * text_width("iii", 20.0));
+        let cut = wrap_px(&"x".repeat(500), 24.0, 300.0);
+        assert!(cut.len() == 1 && cut[0].ends_with('…') && text_width(&cut[0], 24.0) <= 300.0);
     }
 
     #[test]
