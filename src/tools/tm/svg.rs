@@ -262,6 +262,9 @@ const BOTTOM: f64 = 130.0;
 /// on the top line cannot be told from one cut off there (a 50 s bar under a 50 s axis read
 /// as clipped), and a thick line drawn along the edge loses half its width to the clip.
 const HEADROOM_PX: f64 = 12.0;
+/// A legend entry's note: a smaller line under its label.
+const NOTE_SIZE: f64 = 15.0;
+const NOTE_LINE: f64 = 19.0;
 /// Caption characters per line (17 px text across 1160 px).
 const CAPTION_CHARS: usize = 118;
 
@@ -356,6 +359,7 @@ pub fn render(fig: &Figure) -> String {
     }
     let (xstep, _) = axis(span);
     let xstep = xstep.max(1.0).round();
+    let mut hidden = Vec::new();
     for (pi, panel) in fig.panels.iter().enumerate() {
         let top = top0 + pi as f64 * (PANEL_H + GAP);
         let bottom = top + PANEL_H;
@@ -477,6 +481,7 @@ pub fn render(fig: &Figure) -> String {
         for s in &order {
             draw_series(&mut out, s, &frame);
         }
+        hidden.extend(hidden_lines(&order, &frame, pi));
     }
     let last_bottom = top0 + panels * PANEL_H + (panels - 1.0) * GAP;
     let _ = writeln!(
@@ -486,7 +491,7 @@ pub fn render(fig: &Figure) -> String {
         last_bottom + 55.0,
         escape(&fig.x_label)
     );
-    legend(&mut out, fig, top0);
+    legend(&mut out, fig, top0, &hidden);
     let lines = wrap(&fig.caption, CAPTION_CHARS);
     for (i, line) in lines.iter().enumerate() {
         let _ = writeln!(
@@ -575,7 +580,95 @@ fn dash_attribute(dash: &str) -> String {
     }
 }
 
-fn legend(out: &mut String, fig: &Figure, top: f64) {
+/// A line that a later one covers in one panel.
+struct Hidden {
+    panel: usize,
+    hidden: String,
+    over: String,
+}
+
+/// The lines of one panel (`order`: as drawn) that a later line at least as wide covers at
+/// every move: their strokes touch or overlap everywhere, so no gap ever opens between them
+/// and the reader sees only the later one. In the 300+3 plan `lognormal` runs within 3.6 px
+/// of `expositor`'s 5 px line and could not be found, though the legend listed it. A label
+/// drawn more than once in the panel (the overview's "one game") is left alone: its legend
+/// entry stands for several lines.
+fn hidden_lines(order: &[&Series], frame: &Frame, panel: usize) -> Vec<Hidden> {
+    let line = |s: &Series| matches!(s.shape, Shape::Line { .. }) && s.points.len() > 1;
+    let single = |s: &Series| order.iter().filter(|o| o.label == s.label).count() == 1;
+    let mut out = Vec::new();
+    for (i, a) in order.iter().enumerate() {
+        if !line(a) || !single(a) {
+            continue;
+        }
+        // The topmost of the lines that cover it: the one the reader sees there.
+        let over = order[i + 1..].iter().rev().find(|b| {
+            line(b)
+                && single(b)
+                && b.label != a.label
+                && b.style.width >= a.style.width
+                && a.points.iter().all(|&(x, ya)| {
+                    b.points.iter().any(|&(xb, yb)| {
+                        xb == x
+                            && (frame.y(ya) - frame.y(yb)).abs()
+                                <= (a.style.width + b.style.width) / 2.0
+                    })
+                })
+        });
+        if let Some(b) = over {
+            out.push(Hidden {
+                panel,
+                hidden: a.label.clone(),
+                over: b.label.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// The legend's word on a line that cannot be seen: under which line, and in which panels
+/// (none named when it is hidden wherever it is drawn).
+fn hidden_note(label: &str, hidden: &[Hidden], fig: &Figure) -> Option<String> {
+    let mine: Vec<&Hidden> = hidden.iter().filter(|h| h.hidden == label).collect();
+    let drawn: Vec<usize> = (0..fig.panels.len())
+        .filter(|&i| fig.panels[i].series.iter().any(|s| s.label == label))
+        .collect();
+    let mut overs: Vec<&str> = Vec::new();
+    for h in &mine {
+        if !overs.contains(&h.over.as_str()) {
+            overs.push(&h.over);
+        }
+    }
+    let parts: Vec<String> = overs
+        .iter()
+        .map(|&over| {
+            let panels: Vec<usize> = mine
+                .iter()
+                .filter(|h| h.over == over)
+                .map(|h| h.panel)
+                .collect();
+            let place = if panels == drawn {
+                String::new()
+            } else if fig.panels.len() == 2 {
+                let which = if panels.first() == Some(&0) {
+                    "top"
+                } else {
+                    "bottom"
+                };
+                format!(" in the {which} panel")
+            } else {
+                let numbers: Vec<String> = panels.iter().map(|p| (p + 1).to_string()).collect();
+                format!(" in panel {}", numbers.join(", "))
+            };
+            // "expositor", not "expositor (default)": the note names a line already named.
+            let name = over.split(" (").next().unwrap_or(over);
+            format!("{name}{place}")
+        })
+        .collect();
+    (!parts.is_empty()).then(|| format!("hidden under {}", parts.join("; ")))
+}
+
+fn legend(out: &mut String, fig: &Figure, top: f64, hidden: &[Hidden]) {
     let x = W - RIGHT + 15.0;
     let mut y = top + 10.0;
     let mut seen: Vec<&str> = Vec::new();
@@ -622,11 +715,23 @@ fn legend(out: &mut String, fig: &Figure, top: f64) {
         };
         let _ = writeln!(
             out,
-            r#"<text x="{}" y="{:.1}" font-size="17"{weight}>{}</text>"#,
+            r#"<text class="entry" x="{}" y="{:.1}" font-size="17"{weight}>{}</text>"#,
             x + 48.0,
             y + 6.0,
             escape(&shorten(&s.label, 22))
         );
+        if let Some(note) = hidden_note(&s.label, hidden, fig) {
+            for line in wrap_px(&note, NOTE_SIZE, W - (x + 48.0) - 8.0) {
+                y += NOTE_LINE;
+                let _ = writeln!(
+                    out,
+                    r##"<text class="note" x="{}" y="{:.1}" font-size="{NOTE_SIZE}" fill="#444444">{}</text>"##,
+                    x + 48.0,
+                    y + 6.0,
+                    escape(&line)
+                );
+            }
+        }
         y += 32.0;
     }
     if alarms {
@@ -901,5 +1006,104 @@ mod tests {
         }
         // Drawn again, a picture is the same file.
         assert_eq!(render(&fig(vec![panel(2.0)])), one);
+    }
+
+    /// Each legend entry's label followed by its note lines, if any.
+    fn legend_notes(svg: &str) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for t in svg.split("<text ").skip(1) {
+            let Some(body) = t.split('>').nth(1).and_then(|b| b.split('<').next()) else {
+                continue;
+            };
+            if t.starts_with("class=\"note\"") {
+                if let Some(last) = out.last_mut() {
+                    last.1 = format!("{} {body}", last.1).trim().to_string();
+                }
+            } else if t.starts_with("class=\"entry\"") {
+                out.push((body.to_string(), String::new()));
+            }
+        }
+        out
+    }
+
+    /// In the 300+3 plan `lognormal` ran within 3.6 px of `expositor`'s 5 px line and could
+    /// not be seen, with no word about it. A line that a later, at least as wide line touches
+    /// at every move gets a note in the legend, naming the panel when it shows in another.
+    #[test]
+    fn a_hidden_line_is_named_in_the_legend() {
+        let thick = |label: &str, ys: &[f64]| {
+            let mut s = Series::line(
+                label,
+                strategy_style(
+                    "expositor",
+                    crate::time::Style {
+                        colour: "#0072B2",
+                        dash: "",
+                        symbol: 'E',
+                    },
+                ),
+                ys.iter()
+                    .enumerate()
+                    .map(|(i, &y)| (i as f64 + 1.0, y))
+                    .collect(),
+            );
+            s.style.width = 5.0;
+            s.emphasis = true;
+            s
+        };
+        let thin = |label: &str, ys: &[f64]| {
+            let mut s = thick(label, ys);
+            s.style.width = 2.5;
+            s.emphasis = false;
+            s
+        };
+        // 0 to 50 over 300 px (axis 0–60 with the headroom): 5 px per s. 0.7 s is 3.5 px,
+        // within (5 + 2.5) / 2; 1 s is 5 px, a gap.
+        let top = vec![
+            thin("close", &[10.0, 20.7, 30.0, 50.0]),
+            thin("apart", &[11.0, 21.0, 31.0, 49.0]),
+            thick("main", &[10.0, 20.0, 30.0, 50.0]),
+        ];
+        let bottom = vec![
+            thin("close", &[5.0, 30.0, 5.0, 50.0]),
+            thin("apart", &[10.0, 20.0, 30.0, 50.0]),
+            thick("main", &[10.0, 20.0, 30.0, 50.0]),
+        ];
+        let fig = |panels: Vec<Panel>| Figure {
+            title: "t".into(),
+            caption: "c".into(),
+            x_label: "x".into(),
+            panels,
+            boundaries: Vec::new(),
+        };
+        let panel = |series: Vec<Series>| Panel {
+            y_label: "y".into(),
+            series,
+        };
+        let svg = render(&fig(vec![panel(top.clone()), panel(bottom)]));
+        assert_eq!(
+            legend_notes(&svg),
+            [
+                ("close".into(), "hidden under main in the top panel".into()),
+                (
+                    "apart".into(),
+                    "hidden under main in the bottom panel".into()
+                ),
+                ("main".into(), String::new()),
+            ]
+        );
+        // Hidden wherever it is drawn: no panel named.
+        let svg = render(&fig(vec![panel(top.clone())]));
+        assert_eq!(legend_notes(&svg)[0].1, "hidden under main");
+        // A line drawn over a thinner one is not hidden by it, nor is a label drawn twice.
+        let mut over = top.clone();
+        over.swap(0, 2);
+        over[0].emphasis = false;
+        let svg = render(&fig(vec![panel(vec![over[2].clone(), over[0].clone()])]));
+        assert_eq!(legend_notes(&svg)[0].1, "hidden under main");
+        let svg = render(&fig(vec![panel(vec![over[0].clone(), over[2].clone()])]));
+        assert!(!svg.contains("hidden under"), "{svg}");
+        let twice = vec![top[0].clone(), top[0].clone(), top[2].clone()];
+        assert!(!render(&fig(vec![panel(twice)])).contains("hidden under"));
     }
 }
