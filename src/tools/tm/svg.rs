@@ -267,6 +267,7 @@ const NOTE_SIZE: f64 = 15.0;
 const NOTE_LINE: f64 = 19.0;
 /// Caption characters per line (17 px text across 1160 px).
 const CAPTION_CHARS: usize = 118;
+const CAPTION_LINE: f64 = 24.0;
 
 /// A name for the figure's ids. The HTML report puts many pictures in one page, where an id
 /// names one element for all of them: with "clip0" in every picture, each panel was clipped
@@ -315,7 +316,11 @@ pub fn render(fig: &Figure) -> String {
     let panels = fig.panels.len().max(1) as f64;
     let (title_size, title) = title_lines(&fig.title);
     let top0 = TOP + TITLE_LINE * title.len().saturating_sub(1) as f64;
-    let h = top0 + panels * PANEL_H + (panels - 1.0) * GAP + BOTTOM;
+    // BOTTOM holds two caption lines; a longer caption makes the picture taller rather than
+    // climbing into the axis label above it (a 40/120 plan's third line ran over it).
+    let caption = wrap(&fig.caption, CAPTION_CHARS);
+    let extra_lines = caption.len().saturating_sub(2) as f64;
+    let h = top0 + panels * PANEL_H + (panels - 1.0) * GAP + BOTTOM + CAPTION_LINE * extra_lines;
     let plot_w = W - LEFT - RIGHT;
     let max_x = fig
         .panels
@@ -492,12 +497,11 @@ pub fn render(fig: &Figure) -> String {
         escape(&fig.x_label)
     );
     legend(&mut out, fig, top0, &hidden);
-    let lines = wrap(&fig.caption, CAPTION_CHARS);
-    for (i, line) in lines.iter().enumerate() {
+    for (i, line) in caption.iter().enumerate() {
         let _ = writeln!(
             out,
-            r##"<text x="20" y="{:.1}" font-size="17" fill="#333333">{}</text>"##,
-            h - 48.0 + 24.0 * i as f64 - 24.0 * (lines.len().saturating_sub(2)) as f64,
+            r##"<text class="caption" x="20" y="{:.1}" font-size="17" fill="#333333">{}</text>"##,
+            last_bottom + BOTTOM - 48.0 + CAPTION_LINE * i as f64,
             escape(line)
         );
     }
@@ -924,6 +928,60 @@ mod tests {
         assert!(text_width("WWW", 20.0) > 2.0 * text_width("iii", 20.0));
         let cut = wrap_px(&"x".repeat(500), 24.0, 300.0);
         assert!(cut.len() == 1 && cut[0].ends_with('…') && text_width(&cut[0], 24.0) <= 300.0);
+    }
+
+    /// A caption of more than two lines climbed into the x-axis label above it (the 40/120
+    /// plan's third line ran over "our move number"): the picture grows instead.
+    #[test]
+    fn a_long_caption_stays_below_the_axis_label() {
+        let words = "each move thinks 0.6 × its soft budget, never past hard; ".repeat(6);
+        for caption in ["short", words.as_str()] {
+            let fig = Figure {
+                title: "t".into(),
+                caption: caption.into(),
+                x_label: "our move number".into(),
+                panels: vec![Panel {
+                    y_label: "y".into(),
+                    series: vec![Series::line(
+                        "a",
+                        player_style(true),
+                        vec![(1.0, 1.0), (80.0, 2.0)],
+                    )],
+                }],
+                boundaries: Vec::new(),
+            };
+            let svg = render(&fig);
+            let y_of = |t: &str| -> Option<f64> {
+                t.split("y=\"").nth(1)?.split('"').next()?.parse().ok()
+            };
+            let axis_label = svg
+                .split("<text ")
+                .find(|t| t.contains(">our move number<"))
+                .and_then(y_of)
+                .unwrap_or(f64::NAN);
+            let lines: Vec<f64> = svg
+                .split("<text class=\"caption\"")
+                .skip(1)
+                .filter_map(y_of)
+                .collect();
+            let height: f64 = svg
+                .split("height=\"")
+                .nth(1)
+                .and_then(|t| t.split('"').next()?.parse().ok())
+                .unwrap_or(0.0);
+            assert_eq!(lines.len(), if caption == "short" { 1 } else { 3 });
+            for y in lines {
+                // 17 px text: its top is 13 px above the baseline, the label's bottom 5 below.
+                assert!(
+                    y - 13.0 > axis_label + 5.0,
+                    "caption at {y}, label at {axis_label}"
+                );
+                assert!(
+                    y + 5.0 < height,
+                    "caption at {y} below the picture ({height})"
+                );
+            }
+        }
     }
 
     #[test]
