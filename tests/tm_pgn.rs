@@ -46,7 +46,30 @@ fn lichess_sample() {
             && text.contains("game 101 (msffla vs navalonorecargado): no moves"),
         "{text}"
     );
-    assert!(text.contains("all 199 players"), "{text}");
+    // One block per time control, games and player-sides counted apart: the summary once
+    // read "all 199 players" over 199 sides of 100 games, averaging 60+0 with 1200+0.
+    assert!(!text.contains("all 199"), "{text}");
+    for block in [
+        "15+0: 1 game, 2 player-sides, 2 players",
+        "60+0: 31 games, 62 player-sides, 62 players",
+        "180+5: 4 games, 7 player-sides, 7 players",
+        "1200+0: 1 game, 2 player-sides, 2 players",
+    ] {
+        assert!(text.contains(block), "{block}: {text}");
+    }
+    assert_eq!(text.matches("\n  all players ").count(), 16, "{text}");
+    let at = |needle: &str| text.find(needle).unwrap_or(usize::MAX);
+    assert!(at("\n15+0:") < at("\n60+0:") && at("\n900+0:") < at("\n1200+0:"));
+    let dir = Scratch::new("tm-lichess-report");
+    let html = dir.join("report.html");
+    ok(&["--pgn", &p, "--html", &html.to_string_lossy()]);
+    let page = std::fs::read_to_string(&html).expect("html written");
+    assert!(
+        page.contains(">60+0: 31 games, 62 player-sides, 62 players</th></tr>"),
+        "{page}"
+    );
+    assert_eq!(page.matches("<tr class=\"tc\">").count(), 16);
+    assert!(!page.contains("all 199"));
     let one = ok(&["--pgn", &p, "--game", "1", "--strategy", "all"]);
     assert!(one.contains("White alanbrito4") && one.contains("smooth soft/hard"));
     // Black's last move, 21... Qg2#, at 0:00:52 after 0:00:57: 8 s with the 3 s increment.
@@ -62,11 +85,51 @@ fn tcec_sample() {
     let p = path.to_string_lossy();
     let text = ok(&["--pgn", &p, "--player", "Stockfish dev-20260101-28844fc6"]);
     assert!(text.contains("TCEC mt=/tl= (ms) ×2"), "{text}");
+    assert!(
+        text.contains("1800+3: 2 games, 2 player-sides, 1 player"),
+        "{text}"
+    );
+    let all = ok(&["--pgn", &p]);
+    assert!(
+        all.contains("1800+3: 2 games, 4 player-sides, 2 players"),
+        "{all}"
+    );
     // Game 1, Stockfish (Black) after book moves: 6... g6 used 127756 ms of 1800 s + 3 s.
     assert!(
         text.contains("    6   32      1800    127.8      1675"),
         "{text}"
     );
+
+    // The pictures' titles were cut at 72 characters, the result with them ("1800+3 (1/2-1…"):
+    // now they keep every word, wrapped onto a second line where needed.
+    let dir = Scratch::new("tm-tcec-pictures");
+    let (svg, html) = (dir.join("game.svg"), dir.join("report.html"));
+    let (svg_arg, html_arg) = (svg.to_string_lossy(), html.to_string_lossy());
+    ok(&["--pgn", &p, "--svg", &svg_arg, "--html", &html_arg]);
+    let game1 = "Game 1: LCZero 0.33-dev-7499292-BT4-6147500-it332 vs \
+                 Stockfish dev-20260101-28844fc6, 1800+3 (1/2-1/2)";
+    let game2 = "Game 2: Stockfish dev-20260101-28844fc6 vs \
+                 LCZero 0.33-dev-7499292-BT4-6147500-it332, 1800+3 (1/2-1/2)";
+    let picture = std::fs::read_to_string(&svg).expect("svg written");
+    assert_eq!(titles(&picture), [game1]);
+    let page = std::fs::read_to_string(&html).expect("html written");
+    let overview = "LCZero 0.33-dev-7499292-BT4-6147500-it332 and Stockfish dev-20260101-28844fc6";
+    assert_eq!(titles(&page), [overview, game1, game1, game2]);
+}
+
+/// The title of each picture in `text`, its lines joined: a title may wrap.
+fn titles(text: &str) -> Vec<String> {
+    text.split("<svg")
+        .skip(1)
+        .map(|svg| {
+            let lines: Vec<&str> = svg
+                .split("<text class=\"title\"")
+                .skip(1)
+                .filter_map(|t| t.split('>').nth(1)?.split('<').next())
+                .collect();
+            lines.join(" ")
+        })
+        .collect()
 }
 
 #[test]

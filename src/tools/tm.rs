@@ -551,6 +551,25 @@ mod tests {
         assert!(!svg(&sims, "300+3", "caption").contains("refill"));
     }
 
+    /// The 300+3 plan drew `lognormal` under `expositor` (within 3.6 px of its 5 px line) and
+    /// listed it in the legend with no word about why it could not be found.
+    #[test]
+    fn the_plan_says_which_line_is_hidden() {
+        let (_, sims) = report(&args("300+3", "all"), "300+3").unwrap_or_else(|e| panic!("{e}"));
+        let picture = svg(&sims, "300+3", "caption");
+        let entry = picture
+            .split("<text class=\"entry\"")
+            .find(|t| t.contains(">lognormal</text>"))
+            .unwrap_or_else(|| panic!("no lognormal entry: {picture}"));
+        let note: Vec<&str> = entry
+            .split("<text class=\"note\"")
+            .skip(1)
+            .filter_map(|t| t.split('>').nth(1)?.split('<').next())
+            .collect();
+        assert_eq!(note.join(" "), "hidden under expositor in the top panel");
+        assert_eq!(picture.matches("class=\"note\"").count(), note.len());
+    }
+
     #[test]
     fn report_rejects_bad_arguments() {
         assert!(report(&args("300+3", "fastest"), "300+3").is_err());

@@ -107,6 +107,9 @@ pub struct Overlay {
     pub budgets: Vec<Budget>,
 }
 
+/// Longest player name in a title: TCEC's engine names run to 41 characters.
+const NAME_CHARS: usize = 48;
+
 /// A recorded game: time spent per move (bars) with the strategies' plans for `player`
 /// (0 = White, 1 = Black) if any, and both players' clocks.
 pub fn game(record: &GameRecord, player: usize, overlays: &[Overlay], caption: &str) -> Figure {
@@ -175,10 +178,11 @@ pub fn game(record: &GameRecord, player: usize, overlays: &[Overlay], caption: &
             .collect();
         bottom.push(series);
     }
+    // The title wraps to fit (svg::title_lines); the bound only tames absurd tags.
     let names = format!(
         "{} vs {}",
-        shorten(&record.players[0].name, 22),
-        shorten(&record.players[1].name, 22)
+        shorten(&record.players[0].name, NAME_CHARS),
+        shorten(&record.players[1].name, NAME_CHARS)
     );
     let tc = if record.tc_text.is_empty() {
         "?"
@@ -256,12 +260,15 @@ pub fn overview(records: &[GameRecord], names: &[String], caption: &str) -> Opti
         m.emphasis = true;
         series.push(m);
         panels.push(Panel {
-            y_label: format!("{}: clock left after the move, s", shorten(name, 40)),
+            y_label: format!(
+                "{}: clock left after the move, s",
+                shorten(name, NAME_CHARS)
+            ),
             series,
         });
     }
     // The page's heading already says "Clock left in every game"; the picture names whose.
-    let players: Vec<String> = names.iter().map(|n| shorten(n, 30)).collect();
+    let players: Vec<String> = names.iter().map(|n| shorten(n, NAME_CHARS)).collect();
     Some(Figure {
         title: players.join(" and "),
         caption: caption.to_string(),

@@ -17,6 +17,7 @@ table{border-collapse:collapse;font-size:1.05em}\
 th,td{border:1px solid #bbb;padding:.35em .7em;text-align:right}\
 th:first-child,td:first-child{text-align:left}th{background:#f0f0f0}\
 tr.all td{font-weight:bold;background:#f7f7f7}\
+tr.tc th{text-align:left;background:#e4ecf4;font-size:1.05em}\
 details{margin:.5em 0;border:1px solid #ddd;padding:.4em .8em}\
 summary{cursor:pointer;font-size:1.1em}\
 pre{font-size:.9em;overflow-x:auto}.note{color:#444;font-size:.95em}\
@@ -34,17 +35,12 @@ pub fn page(rep: &Replay, choice: &Choice) -> String {
     let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
     let _ = writeln!(out, "<p>{}</p>", escape(replay::header(rep).trim()));
     summary_table(&mut out, rep);
-    let names: Vec<String> = rep
-        .summary
-        .iter()
-        .filter(|r| !r.name.starts_with("all "))
-        .map(|r| r.name.clone())
-        .collect();
+    let names = &rep.players;
     let caption = format!(
         "Thin lines: each of the {} games shown below; thick line: their mean at each move (over the games that reached it).",
         rep.kept.len()
     );
-    if let Some(fig) = super::figures::overview(&rep.kept, &names, &caption) {
+    if let Some(fig) = super::figures::overview(&rep.kept, names, &caption) {
         if rep.kept.len() > 1 {
             let _ = writeln!(out, "<h2>Clock left in every game</h2>");
             out.push_str(&super::svg::render(&fig));
@@ -119,34 +115,43 @@ pub fn page(rep: &Replay, choice: &Choice) -> String {
 
 fn summary_table(out: &mut String, rep: &Replay) {
     let _ = writeln!(out, "<h2>Summary</h2>");
-    let Some(first) = rep.summary.first() else {
+    let Some(first) = rep.summary.iter().flat_map(|b| b.rows.first()).next() else {
         let _ = writeln!(out, "<p>No game with a clock record.</p>");
         return;
     };
+    // One table, a heading row over each time control's rows: the columns line up across
+    // controls, so a reader compares them down the page.
+    let head = summary::headings(first);
     out.push_str("<table>\n<tr>");
-    for h in summary::headings(first) {
-        let _ = write!(out, "<th>{}</th>", escape(&h));
+    for h in &head {
+        let _ = write!(out, "<th>{}</th>", escape(h));
     }
     out.push_str("</tr>\n");
-    for row in &rep.summary {
-        let class = if row.name.starts_with("all ") {
-            " class=\"all\""
-        } else {
-            ""
-        };
-        let _ = write!(out, "<tr{class}>");
-        for c in summary::cells(row) {
-            let _ = write!(out, "<td>{}</td>", escape(&c));
+    for block in &rep.summary {
+        let _ = writeln!(
+            out,
+            "<tr class=\"tc\"><th colspan=\"{}\">{}</th></tr>",
+            head.len(),
+            escape(&block.heading())
+        );
+        for row in &block.rows {
+            let class = if rep.players.contains(&row.name) {
+                ""
+            } else {
+                " class=\"all\""
+            };
+            let _ = write!(out, "<tr{class}>");
+            for c in summary::cells(row) {
+                let _ = write!(out, "<td>{}</td>", escape(&c));
+            }
+            out.push_str("</tr>\n");
         }
-        out.push_str("</tr>\n");
     }
     out.push_str("</table>\n");
     let _ = writeln!(
         out,
-        "<p class=\"note\">games: games with a clock record for the player (the “all” row counts each player's side of a game). clock @N: mean clock left after move N, increment included (in brackets: games that reached move N). \
-         used by N: time spent in moves 1…N ÷ (starting clock + the increments and refills received by then), mean over the games that reached N. \
-         lowest: the lowest clock at the moment of moving, before the increment. moves &lt;1 s: moves that left under 1 s. \
-         lost on time: from the Termination tag (the flagging move itself is not in the game score).</p>"
+        "<p class=\"note\">{}</p>",
+        escape(&summary::NOTES.join(" "))
     );
 }
 

@@ -2,7 +2,7 @@
 
 use super::clocks::{read_game, GameRecord, Notation, PlayerRecord};
 use super::figures::{self, Overlay};
-use super::summary::{self, Summaries, Summary};
+use super::summary::{self, Block, Summaries};
 use super::{secs, svg};
 use crate::time::Settings;
 use crate::tools::pgn::Reader;
@@ -35,7 +35,10 @@ pub struct Replay {
     pub notations: Vec<(Notation, usize)>,
     pub problems: Vec<String>,
     pub problem_count: usize,
-    pub summary: Vec<Summary>,
+    /// One block per time control.
+    pub summary: Vec<Block>,
+    /// The players given rows of their own in the summary (none when there are many).
+    pub players: Vec<String>,
     /// The chosen game, or the first games with a clock record (the chosen player's).
     pub kept: Vec<GameRecord>,
 }
@@ -61,6 +64,7 @@ pub fn load<R: BufRead>(input: R, file: &str, choice: &Choice) -> Result<Replay,
         problems: Vec::new(),
         problem_count: 0,
         summary: Vec::new(),
+        players: Vec::new(),
         kept: Vec::new(),
     };
     for item in Reader::new(input) {
@@ -93,7 +97,8 @@ pub fn load<R: BufRead>(input: R, file: &str, choice: &Choice) -> Result<Replay,
             rep.kept.push(record);
         }
     }
-    rep.summary = summaries.rows();
+    rep.summary = summaries.blocks();
+    rep.players = summaries.players();
     Ok(rep)
 }
 
@@ -278,7 +283,10 @@ mod tests {
         assert_eq!(rep.problem_count, 1);
         assert!(rep.problems[0].contains("game 2 (B vs A): no clock record"));
         let text = text(&rep, &choice());
-        assert!(text.contains("all 2 players"), "{text}");
+        assert!(
+            text.contains("10+0.1: 1 game, 2 player-sides, 2 players"),
+            "{text}"
+        );
         let mut one = choice();
         one.game = Some(1);
         one.strategies = Settings::each_strategy();
