@@ -1,7 +1,13 @@
 //! A user's clone has nothing beside it. The development checkout has a folder of material
 //! next to it, and anything that names that folder works there and fails for everyone else,
-//! so no file of the project may name it. MEASUREMENTS.md is the one exception: it records
-//! how past measurements were made, including the ones made with borrowed files.
+//! so no file of the project may name it. The measurement notebook (MEASUREMENTS.md and
+//! docs/measurements/) is the one exception: it records how past measurements were made,
+//! including the ones made with borrowed files.
+//!
+//! The project also speaks of itself alone: its files describe the engine by commits, dates,
+//! versions and issue numbers, never by how the work on it was organised, and never by a
+//! folder of the machine it was made on. Games and positions shipped from elsewhere (PGN and
+//! EPD files) are quoted as they came and are not checked.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -63,7 +69,7 @@ fn no_file_names_the_folder_beside_the_checkout() {
     );
     let mut offenders = Vec::new();
     for file in &files {
-        if file.file_name().and_then(|n| n.to_str()) == Some("MEASUREMENTS.md") {
+        if is_notebook(file) {
             continue;
         }
         // Deleted but not yet committed files are listed by git and cannot be read: skip them.
@@ -84,14 +90,94 @@ fn no_file_names_the_folder_beside_the_checkout() {
     );
 }
 
+/// The measurement notebook, which may name the folder in the commands it records.
+fn is_notebook(file: &Path) -> bool {
+    let relative = file.strip_prefix(ROOT).unwrap_or(file);
+    relative == Path::new("MEASUREMENTS.md") || relative.starts_with("docs/measurements")
+}
+
 /// The test above would pass on an empty list or a broken search: check that it finds the
 /// string where it is.
 #[test]
 fn the_check_finds_what_it_looks_for() {
-    let measurements = Path::new(ROOT).join("MEASUREMENTS.md");
-    let text = std::fs::read_to_string(measurements).expect("MEASUREMENTS.md");
+    let needle = forbidden();
+    let found = project_files().iter().filter(|f| is_notebook(f)).any(|f| {
+        std::fs::read_to_string(f)
+            .map(|text| text.contains(&needle))
+            .unwrap_or(false)
+    });
     assert!(
-        text.contains(&forbidden()),
-        "MEASUREMENTS.md records past commands that named the folder; the check should see them"
+        found,
+        "the notebook records past commands that named the folder; the check should see them"
     );
+}
+
+/// The word the project does not use of itself, in two pieces so that this file passes.
+fn unspoken_word() -> String {
+    format!("{}{}", "ses", "sion")
+}
+
+/// Whether `line` holds `word` as a whole word, in any case and with any plural or
+/// possessive ending: "possession" does not count.
+fn holds_word(line: &str, word: &str) -> bool {
+    let lower = line.to_lowercase();
+    lower.match_indices(word).any(|(at, _)| {
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + word.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric)
+            && !after.is_some_and(|c| c.is_alphanumeric() && c != 's')
+    })
+}
+
+/// Files quoted as they came from elsewhere.
+fn is_shipped_games_or_positions(file: &Path) -> bool {
+    matches!(
+        file.extension().and_then(|e| e.to_str()),
+        Some("pgn" | "epd")
+    )
+}
+
+#[test]
+fn the_project_speaks_of_itself_alone() {
+    let word = unspoken_word();
+    let machine_folder = format!("/{}/", "work");
+    let mut offenders = Vec::new();
+    for file in project_files() {
+        if is_shipped_games_or_positions(&file) {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(&file) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        for (n, line) in text.lines().enumerate() {
+            if holds_word(line, &word) || line.contains(&machine_folder) {
+                offenders.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "files speak of how the work was organised, or of a machine's folder:\n{}",
+        offenders.join("\n")
+    );
+}
+
+/// The check above is not blind: it finds the word in every form it forbids, and only there.
+#[test]
+fn the_word_check_finds_what_it_looks_for() {
+    let word = unspoken_word();
+    for line in [
+        format!("the sixty-fourth {word}'s machine"),
+        format!("{} ends", word.to_uppercase()),
+        format!("two {word}s later"),
+        format!("({word})"),
+    ] {
+        assert!(holds_word(&line, &word), "{line}");
+    }
+    for line in ["possession of the square", "obsessions", "a ses sion"] {
+        assert!(!holds_word(line, &word), "{line}");
+    }
+    assert!(is_shipped_games_or_positions(Path::new("data/pgn/x.pgn")));
+    assert!(!is_shipped_games_or_positions(Path::new("README.md")));
 }

@@ -185,8 +185,8 @@ pub const REJECT_NODES: u64 = 10_000;
 /// The plies stop early only when there is no legal move, as they always have: stopping at a
 /// draw by rule as well would skip random numbers that the rest of the run draws after it,
 /// and a `datagen` run continued by this code must write the games that the code which began
-/// it would have (`gen10`'s 30 M positions are made over many sessions). The check at the
-/// end draws no random numbers, so it may be stricter.
+/// it would have (a generation's millions of positions are made over many runs). The check
+/// at the end draws no random numbers, so it may be stricter.
 fn start_position(
     book: &[Position],
     rng: &mut Rng,

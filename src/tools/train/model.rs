@@ -395,7 +395,7 @@ pub fn wake_silent_neurons(w: &mut [f32], shape: Shape, seed: u64) -> usize {
 /// as in Net2Net, Chen, Goodfellow and Shlens, ICLR 2016), and training spends the data on
 /// how the buckets should differ. Buckets trained from random weights instead each learn
 /// from only the positions whose king stands in them, which is why four of them measured
-/// +9.7 % validation loss on network 8's 7.24 M positions (forty-fifth session).
+/// +9.7 % validation loss on network 8's 7.24 M positions (2026-11-27, ff3da7e).
 pub fn grow_king_buckets(w: &[f32], shape: Shape, to: KingBuckets) -> Option<(Shape, Vec<f32>)> {
     if shape.king_buckets.count() != 1 || to.count() == 1 {
         return None;
