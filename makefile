@@ -7,7 +7,7 @@ EXE ?= sandglass
 VENV := target/venv
 PYTHON := $(abspath $(VENV))/bin/python3
 
-.PHONY: all test python-deps clean
+.PHONY: all test python-deps release clean
 
 all:
 	cargo build --release
@@ -28,6 +28,14 @@ python-deps:
 		echo "error: python3 -m venv failed; on Debian/Ubuntu: sudo apt install python3-venv" >&2; \
 		rm -rf $(VENV); exit 1; }
 	@$(PYTHON) -c "import chess" 2>/dev/null || $(PYTHON) -m pip install --quiet chess
+
+# Static Linux binaries for testers, x86-64-v2 and x86-64-v3, with SHA256SUMS, in dist/; each
+# is checked (static, no instruction above its level, the native build's bench node count)
+# before dist/ is written. The script says why it builds as it does. `make release PGO=1`
+# builds them profile-guided (needs rustup's llvm-tools and a processor that runs v3).
+PGO ?= 0
+release:
+	PGO=$(PGO) tools/release.sh
 
 clean:
 	cargo clean

@@ -93,6 +93,14 @@ fn every_tool_ends_quietly_when_stdout_is_closed() {
     }
 }
 
+/// `sandglass --version` names the crate's version, as the UCI `id name` does, so a tester's
+/// report of either identifies the release.
+#[test]
+fn version_prints_the_crate_version() {
+    let out = accepted(&["--version"]);
+    assert_eq!(out, format!("sandglass {}\n", env!("CARGO_PKG_VERSION")));
+}
+
 /// A tool run with `SANDGLASS_ABLATE` says on stderr which names it took and which it
 /// refused (a misspelt name used to switch nothing off without a word).
 #[test]

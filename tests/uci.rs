@@ -47,7 +47,7 @@ fn start_infinite(e: &mut Engine, position: &str, go: &str, depth: u64) {
 #[test]
 fn the_line_checker_rejects_garbled_output() {
     let good = [
-        "id name Sandglass 0.1.0",
+        "id name Sandglass 1.0.0",
         "option name Hash type spin default 16 min 1 max 32768",
         "uciok",
         "readyok",
@@ -87,8 +87,12 @@ fn handshake_lists_identity_and_every_option() {
     let mut e = Engine::start();
     e.send("uci");
     let lines = e.collect_until(|l| l.is("uciok"), LIVE, "uciok");
-    if !lines[0].starts("id name Sandglass ") {
-        e.fail("the first line is not `id name Sandglass …`");
+    // The version a GUI shows and a rating list records is the crate's, so a release needs
+    // only Cargo.toml changed.
+    let name = format!("id name Sandglass {}", env!("CARGO_PKG_VERSION"));
+    if !lines[0].is(&name) {
+        let first = lines[0].text.clone();
+        e.fail(&format!("the first line is {first:?}, not {name:?}"));
     }
     if !lines.iter().any(|l| l.starts("id author ")) {
         e.fail("no `id author` line");
