@@ -204,6 +204,21 @@ impl Position {
         self.board().combined().popcnt()
     }
 
+    /// Does either side keep a castling right (standard or Chess960)? The endgame tables
+    /// assume none.
+    pub fn has_castling_rights(&self) -> bool {
+        let b = self.board();
+        !self.top().rights.is_empty()
+            || b.castle_rights(Color::White) != chess::CastleRights::NoRights
+            || b.castle_rights(Color::Black) != chess::CastleRights::NoRights
+    }
+
+    /// Has the current position occurred before in the game since the last capture or pawn
+    /// move? The root's tablebase ranking then prefers the quickest progress.
+    pub fn has_repeated(&self) -> bool {
+        self.count_repetitions(false) >= 1
+    }
+
     /// Legal moves of the current position: the crate's, then our own Chess960 castling.
     #[inline]
     pub fn legal_moves(&self) -> LegalMoves {
