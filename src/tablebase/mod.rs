@@ -309,7 +309,7 @@ mod tests {
         assert_eq!(m.men(), 5);
         assert_eq!(m.mirrored().name(), "KBvKRP");
         let children: Vec<String> = m.children().iter().map(Material::name).collect();
-        for expected in ["KPvKB", "KRvKB", "KRQvKB", "KRNvKB", "KRPvK"] {
+        for expected in ["KPvKB", "KRvKB", "KQRvKB", "KRNvKB", "KRPvK"] {
             assert!(children.iter().any(|c| c == expected), "{children:?}");
         }
         for bad in ["KRvK.rtbw", "RvK", "KXvK", "KRK", ""] {
