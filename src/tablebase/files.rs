@@ -12,7 +12,7 @@
 //! probe searches the captures (and the prober the promotions) down to smaller material, so a
 //! bad `KRvK` makes `KRvKB` unusable as well.
 
-use super::Material;
+use super::{layout, Material};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -86,7 +86,7 @@ pub fn scan(dirs: &[String]) -> Found {
         if material.men() > MAX_MEN {
             continue;
         }
-        match check(path, if dtz { DTZ_MAGIC } else { WDL_MAGIC }) {
+        match check(path, material, dtz) {
             Ok(()) => {
                 found.files += 1;
                 if dtz {
@@ -132,8 +132,9 @@ pub fn scan(dirs: &[String]) -> Found {
     found
 }
 
-/// Size and magic number of one file.
-fn check(path: &Path, magic: [u8; 4]) -> Result<(), String> {
+/// Size, magic number and layout (`layout.rs`) of one file.
+fn check(path: &Path, material: Material, dtz: bool) -> Result<(), String> {
+    let magic = if dtz { DTZ_MAGIC } else { WDL_MAGIC };
     let mut file = std::fs::File::open(path).map_err(|e| format!("cannot open ({e})"))?;
     let len = file
         .metadata()
@@ -150,5 +151,9 @@ fn check(path: &Path, magic: [u8; 4]) -> Result<(), String> {
     if head != magic {
         return Err("wrong magic number: corrupt or not a Syzygy table".to_string());
     }
-    Ok(())
+    // SAFETY: the map is only read, here, while the file is open; a file changed under a
+    // running engine is outside what any prober can guard against (the prober maps it the
+    // same way). Only the header's pages are touched.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| format!("cannot map ({e})"))?;
+    layout::check(&map, &material, dtz)
 }

@@ -13,6 +13,7 @@
 //! assume none, as Stockfish's probing does).
 
 mod files;
+mod layout;
 mod prober;
 
 pub use files::{split_path, MAX_MEN};
@@ -206,6 +207,11 @@ impl Tablebases {
     /// The most men of any usable table.
     pub fn largest(&self) -> u32 {
         self.largest
+    }
+
+    /// Did a probe fail on a damaged table? The tables are then off (`prober.rs`).
+    pub fn failed(&self) -> bool {
+        self.prober.failed()
     }
 
     /// Table files in use (WDL and DTZ).

@@ -12,10 +12,17 @@
 //! drops the old one before it opens the new. And it trusts every file it is given, while
 //! its own file check has a bug (a missing or short file is registered all the same), so the
 //! caller (`files.rs`) checks the files first and probes only material whose files passed.
+//! Those checks catch a file cut short, whatever its length; a file damaged inside, with its
+//! length intact, can still make the prober fail. Its bounds checks then panic, and that
+//! panic is caught here: the tables are switched off ([`Prober::failed`]) and the search
+//! goes on without them. (A damaged file can also make it read a wild address, which no
+//! Syzygy prober guards against.)
 
 use super::Wdl;
 use chess::{Board, ChessMove, Color, Piece, Square, ALL_SQUARES};
 use pyrrhic_rs::{DtzProbeValue, EngineAdapter, TableBases, WdlProbeResult};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 /// Attack sets from the `chess` crate, in the form the prober asks for them.
@@ -83,6 +90,8 @@ pub struct Prober {
     /// The prober's root probe is not thread-safe (its own documentation says so); the
     /// search calls it once per `go`, so a lock costs nothing.
     root_lock: Mutex<()>,
+    /// Set when a probe panicked: no probe is made after it.
+    failed: AtomicBool,
 }
 
 impl Prober {
@@ -99,6 +108,23 @@ impl Prober {
         Ok(Prober {
             tables,
             root_lock: Mutex::new(()),
+            failed: AtomicBool::new(false),
+        })
+    }
+
+    /// Has a probe failed (panicked) since the tables were opened? The tables are then off.
+    pub fn failed(&self) -> bool {
+        self.failed.load(Ordering::Relaxed)
+    }
+
+    /// Run one probe of the prober's, turning a panic into None and the tables off.
+    fn guarded<T>(&self, probe: impl FnOnce() -> Option<T>) -> Option<T> {
+        if self.failed() {
+            return None;
+        }
+        catch_unwind(AssertUnwindSafe(probe)).unwrap_or_else(|_| {
+            self.failed.store(true, Ordering::Relaxed);
+            None
         })
     }
 
@@ -126,22 +152,23 @@ impl Prober {
     pub fn root(&self, board: &Board, rule50: u32) -> Option<Root> {
         let b = Bits::of(board);
         let _guard = self.root_lock.lock().unwrap_or_else(|e| e.into_inner());
-        let probe = self
-            .tables
-            .probe_root(
-                b.white,
-                b.black,
-                b.kings,
-                b.queens,
-                b.rooks,
-                b.bishops,
-                b.knights,
-                b.pawns,
-                rule50.min(255),
-                b.ep,
-                b.white_to_move,
-            )
-            .ok()?;
+        let probe = self.guarded(|| {
+            self.tables
+                .probe_root(
+                    b.white,
+                    b.black,
+                    b.kings,
+                    b.queens,
+                    b.rooks,
+                    b.bishops,
+                    b.knights,
+                    b.pawns,
+                    rule50.min(255),
+                    b.ep,
+                    b.white_to_move,
+                )
+                .ok()
+        })?;
         let (wdl, dtz) = match probe.root {
             DtzProbeValue::Checkmate => return Some(Root::Mated),
             DtzProbeValue::Stalemate => return Some(Root::Stalemate),

@@ -10,8 +10,9 @@
 //! (`tests/tablebase_python.rs`, against python-chess's `chess.syzygy`).
 
 use crate::position::Position;
-use crate::tablebase::{Root, Tablebases};
+use crate::tablebase::{Probing, Root, Tablebases, MAX_MEN};
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 
 #[derive(clap::Args, Debug)]
 pub struct ProbeArgs {
@@ -22,14 +23,30 @@ pub struct ProbeArgs {
     pub file: Option<String>,
 }
 
-pub fn run(args: &ProbeArgs) -> Result<bool, String> {
-    let opened = Tablebases::open(&args.syzygy_path)?;
+/// The tables of `path` for a tool, what was wrong with any file said on stderr; an error
+/// when none is usable.
+fn open(path: &str) -> Result<Tablebases, String> {
+    let opened = Tablebases::open(path)?;
     for problem in &opened.problems {
         eprintln!("sandglass: {problem}");
     }
-    let tables = opened
+    opened
         .tables
-        .ok_or_else(|| format!("no usable tables in '{}'", args.syzygy_path))?;
+        .ok_or_else(|| format!("no usable tables in '{path}'"))
+}
+
+/// The tables of `path` as a tool's searches probe them: the UCI options' defaults.
+pub fn open_for_search(path: &str) -> Result<Probing, String> {
+    Ok(Probing {
+        tables: Arc::new(open(path)?),
+        depth: 1,
+        limit: MAX_MEN,
+        rule50: true,
+    })
+}
+
+pub fn run(args: &ProbeArgs) -> Result<bool, String> {
+    let tables = open(&args.syzygy_path)?;
     let input: Box<dyn BufRead> = match &args.file {
         Some(path) => Box::new(std::io::BufReader::new(
             std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?,

@@ -670,6 +670,13 @@ fn answer(
             outcome.nodes
         ));
     }
+    if let Some(p) = limits.tablebases.as_ref().filter(|p| p.tables.failed()) {
+        error(&format!(
+            "SyzygyPath: a table failed while probing (a damaged file?); the {} table files \
+             are off until SyzygyPath is set again",
+            p.tables.files()
+        ));
+    }
     wait_to_answer(signals, limits.mode.answer);
     let elapsed = signals.elapsed().as_millis() as u64;
     if timelog {
