@@ -213,12 +213,6 @@ impl Position {
             || b.castle_rights(Color::Black) != chess::CastleRights::NoRights
     }
 
-    /// Has the current position occurred before in the game since the last capture or pawn
-    /// move? The root's tablebase ranking then prefers the quickest progress.
-    pub fn has_repeated(&self) -> bool {
-        self.count_repetitions(false) >= 1
-    }
-
     /// Legal moves of the current position: the crate's, then our own Chess960 castling.
     #[inline]
     pub fn legal_moves(&self) -> LegalMoves {
