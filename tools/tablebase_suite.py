@@ -26,7 +26,6 @@ Prints one line per position and the totals. Holds the match lock (an exclusive 
 """
 
 import argparse
-import fcntl
 import os
 import random
 import sys
@@ -35,6 +34,9 @@ import zlib
 import chess
 import chess.engine
 import chess.syzygy
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fastchess_run  # noqa: E402  (the match lock, shared with the match tools)
 
 WINS = ["KQvKR", "KBNvK", "KRvKN", "KQvKP", "KRvKP", "KPvKP", "KBBvK", "KQvKB", "KRvKB"]
 DRAWS = ["KRvKB", "KRvKN", "KQvKQ", "KRvKR", "KPvKP", "KBvKP", "KNvKP", "KQvKR"]
@@ -181,8 +183,11 @@ def run(args):
         ident = line.split('id "')[1].split('"')[0]
         tests.append((fen, expected, ident))
     tb = chess.syzygy.open_tablebase(args.tables)
-    lock = open(args.lock, "w")
-    fcntl.flock(lock, fcntl.LOCK_EX)
+    with fastchess_run.locked(args.lock):
+        play_suite(args, tests, tb)
+
+
+def play_suite(args, tests, tb):
     engine = chess.engine.SimpleEngine.popen_uci(args.engine)
     options = {"Hash": 16, "Threads": 1}
     if args.syzygy:
@@ -215,7 +220,7 @@ def main():
     r.add_argument("tables")
     r.add_argument("--syzygy", action="store_true")
     r.add_argument("--movetime", type=int, default=200)
-    r.add_argument("--lock", default="/tmp/sandglass-match.lock")
+    r.add_argument("--lock", default=fastchess_run.LOCK, help="the match tools' lock file")
     args = parser.parse_args()
     generate(args) if args.command == "generate" else run(args)
 
