@@ -1,6 +1,6 @@
 //! Score conventions shared by the search and the transposition table: centipawns from the
-//! side to move, mates as distance from the root, and how a mate is stored in the table and
-//! written in UCI.
+//! side to move, mates as distance from the root, tablebase wins below them, and how both
+//! are stored in the table and written in UCI.
 //!
 //! It sits below both `tt` and `search`, so the table can convert mate scores without
 //! knowing anything about the search.
@@ -13,8 +13,26 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 pub const INFINITY: i32 = 32_500;
 pub const DRAW: i32 = 0;
 
+/// Score of a tablebase win at the root; one found n plies from the root scores
+/// `TB_WIN - n`. Far below any mate and far above any evaluation (at most
+/// `eval::EVAL_LIMIT`, 15,000), so neither is ever taken for one (Stockfish's `VALUE_TB`
+/// sits the same way, just below its mates).
+pub const TB_WIN: i32 = 30_000;
+/// Scores beyond this (in absolute value) are tablebase wins or mates: decided games. The
+/// search reaches at most `search::ordering::MAX_PLY` (128) plies, well within the 1,000.
+pub const TB_BOUND: i32 = TB_WIN - 1_000;
+/// How UCI shows a tablebase win: `cp 20000` at the root, one less for each ply to the
+/// position the tables decided (Stockfish's convention; UCI has no tablebase score).
+const TB_CP: i32 = 20_000;
+
 pub fn is_mate(score: i32) -> bool {
     score.abs() >= MATE_BOUND
+}
+
+/// A mate or a tablebase win, for either side: a decided game, whose score no margin of
+/// the pruning rules may be measured against.
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() >= TB_BOUND
 }
 
 /// Is `score` a mate for the side to move in at most `moves` moves (`go mate`), that is
@@ -25,12 +43,12 @@ pub fn mates_within(score: i32, moves: u32) -> bool {
     score >= MATE_BOUND && i64::from(MATE - score) < 2 * i64::from(moves)
 }
 
-/// Mate scores in the table count from the stored node, not from the root.
+/// Mate and tablebase scores in the table count from the stored node, not from the root.
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score + ply
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply
     } else {
         score
@@ -39,21 +57,26 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
     let ply = ply as i32;
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score - ply
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score + ply
     } else {
         score
     }
 }
 
-/// UCI form: `cp 34` or `mate 3` / `mate -2`, mates counted in moves, not plies.
+/// UCI form: `cp 34` or `mate 3` / `mate -2`, mates counted in moves, not plies; a
+/// tablebase win `cp 19990` (see [`TB_CP`]).
 pub fn uci(score: i32) -> String {
     if score >= MATE_BOUND {
         format!("mate {}", (MATE - score + 1) / 2)
     } else if score <= -MATE_BOUND {
         format!("mate -{}", (MATE + score) / 2)
+    } else if score >= TB_BOUND {
+        format!("cp {}", TB_CP - (TB_WIN - score))
+    } else if score <= -TB_BOUND {
+        format!("cp {}", -TB_CP + (TB_WIN + score))
     } else {
         format!("cp {score}")
     }
@@ -88,8 +111,21 @@ mod tests {
 
     #[test]
     fn tt_round_trip() {
-        for s in [MATE - 5, -(MATE - 7), 100, -3] {
+        for s in [MATE - 5, -(MATE - 7), 100, -3, TB_WIN - 4, -(TB_WIN - 6)] {
             assert_eq!(score_from_tt(score_to_tt(s, 9), 9), s);
         }
+        // A tablebase win stored at ply 3 is read back as many plies from a new root.
+        assert_eq!(score_from_tt(score_to_tt(TB_WIN - 3, 3), 5), TB_WIN - 5);
+    }
+
+    /// Tablebase wins read as large centipawn scores, never as mates, and are decisive.
+    #[test]
+    fn tablebase_wins_are_below_mates_and_shown_in_centipawns() {
+        assert_eq!(uci(TB_WIN), "cp 20000");
+        assert_eq!(uci(TB_WIN - 7), "cp 19993");
+        assert_eq!(uci(-(TB_WIN - 7)), "cp -19993");
+        assert!(!is_mate(TB_WIN) && is_decisive(TB_WIN - 128) && is_decisive(-TB_WIN));
+        assert!(is_decisive(MATE - 1) && !is_decisive(crate::eval::EVAL_LIMIT));
+        const { assert!(TB_WIN < MATE_BOUND) };
     }
 }

@@ -204,6 +204,15 @@ impl Position {
         self.board().combined().popcnt()
     }
 
+    /// Does either side keep a castling right (standard or Chess960)? The endgame tables
+    /// assume none.
+    pub fn has_castling_rights(&self) -> bool {
+        let b = self.board();
+        !self.top().rights.is_empty()
+            || b.castle_rights(Color::White) != chess::CastleRights::NoRights
+            || b.castle_rights(Color::Black) != chess::CastleRights::NoRights
+    }
+
     /// Legal moves of the current position: the crate's, then our own Chess960 castling.
     #[inline]
     pub fn legal_moves(&self) -> LegalMoves {

@@ -8,6 +8,7 @@ mod nnue_stack;
 mod probcut;
 mod qsearch;
 mod root_order;
+mod tablebase;
 
 use super::correction::{Correction, Keys};
 use super::features::Features;
@@ -19,13 +20,14 @@ use super::see;
 use super::stopper::Stopper;
 use crate::eval::nnue::{Delta, Network};
 use crate::position::{gives_check, Position};
-use crate::score::{is_mate, DRAW, INFINITY, MATE, MATE_BOUND};
+use crate::score::{is_decisive, DRAW, INFINITY, MATE, MATE_BOUND};
 use crate::tt::{Bound, Entry, TranspositionTable};
 use chess::{ChessMove, Piece};
 use nnue_stack::NnueStack;
 use once_cell::sync::Lazy;
 use probcut::ProbcutNode;
 use std::sync::Arc;
+use tablebase::TreeProbing;
 
 /// How far below the singular beta the search without the table move must fail for a double
 /// extension (Stockfish's shape; a round value for this engine's scale, not tuned).
@@ -100,6 +102,13 @@ pub struct Searcher<'a> {
     pub first_line: bool,
     /// The network and its accumulators by ply, when the network evaluates.
     nnue: Option<NnueStack>,
+    /// Tablebase probes inside the tree, when tables are in use and the root wants them.
+    tb: Option<TreeProbing>,
+    /// The root's score by the tables, reported instead of the search's unless that is a
+    /// mate (`search::tablebase`).
+    pub root_tb_score: Option<i32>,
+    /// Whether `info` lines report `tbhits` (tables are in use).
+    pub reports_tbhits: bool,
 }
 
 /// One child search for [`Searcher::search_child`]: the parent's ply and window, the depth
@@ -152,8 +161,32 @@ impl<'a> Searcher<'a> {
             first_line_root_nodes: Vec::new(),
             first_line_nodes: 0,
             first_line: true,
+            tb: None,
+            root_tb_score: None,
+            reports_tbhits: false,
         }
         .with_network(network)
+    }
+
+    /// Probe `probing`'s tables in this search, as the root's `verdict` allows: inside the
+    /// tree unless the root's ranking made that needless, and with the root's score
+    /// reported (`search::tablebase`).
+    pub fn use_tablebases(
+        &mut self,
+        probing: Option<&crate::tablebase::Probing>,
+        verdict: Option<crate::search::tablebase::RootVerdict>,
+    ) {
+        let Some(probing) = probing else {
+            return;
+        };
+        self.reports_tbhits = true;
+        self.root_tb_score = verdict.map(|v| v.score);
+        let in_tree = verdict.is_none_or(|v| v.probe_in_tree);
+        let men = probing.men();
+        self.tb = (in_tree && men > 0).then(|| TreeProbing {
+            probing: probing.clone(),
+            men,
+        });
     }
 
     /// Nodes searched below root move `m` so far in this search.
@@ -398,6 +431,45 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // The tables, after a capture or pawn move: a result that settles the window is
+        // stored and returned; in a PV node a win is a floor and a loss a ceiling for the
+        // moves' search, which may still find a mate (Stockfish's handling).
+        let mut tb_floor = -INFINITY;
+        let mut tb_ceiling = INFINITY;
+        if excluded.is_none() {
+            if let Some((value, bound)) = self.probe_tablebase(depth, ply) {
+                let settles = match bound {
+                    Bound::Exact => true,
+                    Bound::Lower => value >= beta,
+                    Bound::Upper => value <= alpha,
+                };
+                if settles {
+                    let eval = if self.pos.in_check() {
+                        -MATE_BOUND
+                    } else {
+                        self.evaluate(ply)
+                    };
+                    let entry = Entry {
+                        mv: None,
+                        score: value,
+                        eval,
+                        depth: (depth + 6).min(MAX_PLY as i32 - 1),
+                        bound,
+                    };
+                    self.tt.store(key, ply, entry);
+                    return value;
+                }
+                if pv_node {
+                    if bound == Bound::Lower {
+                        tb_floor = value;
+                        alpha = alpha.max(value);
+                    } else {
+                        tb_ceiling = value;
+                    }
+                }
+            }
+        }
+
         let in_check = self.pos.in_check();
         // The network's (or the hand evaluation's) verdict, as the table keeps it, and the
         // same corrected by what this game's searches taught (`correction`).
@@ -429,7 +501,7 @@ impl<'a> Searcher<'a> {
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
-        if !pv_node && !in_check && !is_mate(beta) && excluded.is_none() {
+        if !pv_node && !in_check && !is_decisive(beta) && excluded.is_none() {
             // Reverse futility: far above beta with a shallow depth left, assume it holds.
             // Not right after a quiet move that left a rook or queen to be taken: that is a
             // blunder, which the search refutes cheaply, or a sacrifice for a threat the
@@ -470,7 +542,7 @@ impl<'a> Searcher<'a> {
                     return DRAW;
                 }
                 if score >= beta {
-                    return if is_mate(score) { beta } else { score };
+                    return if is_decisive(score) { beta } else { score };
                 }
             }
         }
@@ -510,7 +582,7 @@ impl<'a> Searcher<'a> {
                 && excluded.is_none()
                 && h.depth >= depth - 3
                 && h.bound != Bound::Upper
-                && !is_mate(h.score)
+                && !is_decisive(h.score)
                 && (ply as i32) < 2 * self.root_depth
             {
                 let singular_beta = h.score - 2 * depth;
@@ -579,7 +651,7 @@ impl<'a> Searcher<'a> {
         }
 
         let original_alpha = alpha;
-        let mut best_score = -INFINITY;
+        let mut best_score = tb_floor;
         let mut best_move = None;
         let mut quiets_tried: [ChessMove; 64] = [ChessMove::default(); 64];
         let mut quiet_count = 0;
@@ -596,7 +668,7 @@ impl<'a> Searcher<'a> {
             // No rule below may hide a move that gives check: a quiet check or a sacrifice
             // with check is how short mates begin, and whether a move checks is asked only
             // once a rule is about to prune it.
-            if searched > 0 && !is_mate(best_score) && best_score > -MATE_BOUND {
+            if searched > 0 && !is_decisive(best_score) && best_score > -MATE_BOUND {
                 let board = self.pos.board();
                 let prune = if quiet && !in_check {
                     // Late-move pruning: at shallow depth, late quiet moves rarely matter.
@@ -720,6 +792,7 @@ impl<'a> Searcher<'a> {
         }
 
         self.lists[ply] = picker.into_buffer();
+        best_score = best_score.min(tb_ceiling);
         if excluded.is_some() {
             // Not stored: the result is for the node without one of its moves. If that move
             // was the only one, every other move "fails low".
@@ -736,7 +809,7 @@ impl<'a> Searcher<'a> {
         // neither do captures, whose gain the evaluation cannot see before they are made.
         if let Some(k) = keys {
             let teaches_nothing = best_move.is_some_and(|m| is_noisy(self.pos.board(), m))
-                || is_mate(best_score)
+                || is_decisive(best_score)
                 || (bound == Bound::Lower && best_score <= static_eval)
                 || (bound == Bound::Upper && best_score >= static_eval);
             if !teaches_nothing {

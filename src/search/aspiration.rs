@@ -14,7 +14,7 @@
 use super::alphabeta::Searcher;
 use super::features::Features;
 use super::{Info, ScoreBound};
-use crate::score::{is_mate, INFINITY};
+use crate::score::{is_decisive, is_mate, INFINITY};
 use chess::ChessMove;
 
 /// First half-width of the window, in centipawns.
@@ -47,17 +47,29 @@ pub struct Cut {
     pub value: i32,
 }
 
-/// The `info` for one line of this iteration.
+/// The `info` for one line of this iteration. When the tables decided the root, their score
+/// is shown (exact) unless the search proved a mate: every root move left holds the tables'
+/// result, whatever the evaluation makes of it.
 pub fn info(s: &Searcher, depth: u32, pv_index: usize, line: &Line, bound: ScoreBound) -> Info {
+    let (score, bound) = match s.root_tb_score {
+        Some(tb) if !is_mate(line.score) => (tb, ScoreBound::Exact),
+        _ => (line.score, bound),
+    };
     Info {
         depth,
         seldepth: s.seldepth,
         multipv: pv_index + 1,
-        score: line.score,
+        score,
         bound,
         nodes: s.stop.total_nodes(),
         time: s.stop.signals.since_go(),
         hashfull: s.tt.hashfull(),
+        tbhits: s.reports_tbhits.then(|| {
+            s.stop
+                .signals
+                .tbhits
+                .load(std::sync::atomic::Ordering::Relaxed)
+        }),
         pv: line.pv.clone(),
     }
 }
@@ -124,7 +136,7 @@ pub fn search_line(
                     order[..=i].rotate_right(1);
                 }
             }
-            if !is_mate(value) {
+            if !is_decisive(value) {
                 search_depth = (search_depth - 1)
                     .max(depth.saturating_sub(MAX_FAIL_HIGH_REDUCTION))
                     .max(1);

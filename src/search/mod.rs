@@ -15,10 +15,12 @@ pub mod ordering;
 pub mod pv;
 pub mod see;
 pub mod stopper;
+pub mod tablebase;
 
 use crate::eval::nnue::Network;
 use crate::position::Position;
 use crate::score::{INFINITY, MATE};
+use crate::tablebase::Probing;
 use crate::time::{adjust, Mode, SoftRule};
 use crate::tt::TranspositionTable;
 use alphabeta::Searcher;
@@ -44,6 +46,8 @@ pub struct Limits {
     /// The network to evaluate with; None = the hand-written evaluation. The default is
     /// the engine's default evaluation (`eval::nnue::select::default_network`).
     pub network: Option<Arc<Network>>,
+    /// Syzygy tables and how to probe them; None (the default) probes nothing.
+    pub tablebases: Option<Probing>,
 }
 
 impl Default for Limits {
@@ -56,6 +60,7 @@ impl Default for Limits {
             adjust: adjust::Adjustments::default(),
             soft_stop: SoftRule::default(),
             network: crate::eval::nnue::select::default_network(),
+            tablebases: None,
         }
     }
 }
@@ -79,6 +84,8 @@ pub struct Info {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: u32,
+    /// Tablebase probes so far, when tables are in use (None: not reported).
+    pub tbhits: Option<u64>,
     pub pv: Vec<ChessMove>,
 }
 
@@ -170,6 +177,17 @@ pub fn search_then(
         return outcome;
     }
 
+    // Root moves that do not hold the tables' result are not searched (`tablebase.rs`).
+    let verdict = limits
+        .tablebases
+        .as_ref()
+        .and_then(|p| tablebase::rank_root_moves(&root, &mut root_moves, p));
+    if let Some(v) = verdict {
+        signals
+            .tbhits
+            .fetch_add(v.probes, std::sync::atomic::Ordering::Relaxed);
+    }
+
     // Node limits are exact only with one thread; `go nodes` therefore searches alone.
     let threads = if limits.mode.nodes.is_some() {
         1
@@ -191,6 +209,7 @@ pub fn search_then(
                 let mut searcher =
                     Searcher::new(root, tt, stopper, limits.network.clone(), thread_memory);
                 searcher.mate_search = limits.mode.mate.is_some();
+                searcher.use_tablebases(limits.tablebases.as_ref(), verdict);
                 helper_loop(&mut searcher, &moves, id);
                 signals.helper_ended();
             });
@@ -204,6 +223,7 @@ pub fn search_then(
             main_memory,
         );
         searcher.mate_search = limits.mode.mate.is_some();
+        searcher.use_tablebases(limits.tablebases.as_ref(), verdict);
         let outcome = iterate::iterate(&mut searcher, root_moves, limits, report);
         answer(&outcome);
         signals.finish();

@@ -29,6 +29,8 @@ pub struct Signals {
     epoch: Instant,
     /// Nodes searched by all threads (helpers add theirs at every poll).
     pub nodes: AtomicU64,
+    /// Tablebase probes that answered, all threads (UCI `tbhits`).
+    pub tbhits: AtomicU64,
     /// Helper threads started and not yet ended.
     helpers: AtomicUsize,
     wake: (Mutex<()>, Condvar),
@@ -44,6 +46,7 @@ impl Signals {
             origin_us: AtomicU64::new(0),
             epoch: Instant::now(),
             nodes: AtomicU64::new(0),
+            tbhits: AtomicU64::new(0),
             helpers: AtomicUsize::new(0),
             wake: (Mutex::new(()), Condvar::new()),
         }

@@ -8,6 +8,7 @@
 use crate::eval::nnue::Network;
 use crate::position::Position;
 use crate::search::{self, Limits, Signals};
+use crate::tablebase::Probing;
 use crate::time::Mode;
 use crate::tt::TranspositionTable;
 use std::sync::Arc;
@@ -80,6 +81,11 @@ pub struct BenchArgs {
     /// the candidate's, not the one commits record.
     #[arg(long)]
     pub eval_file: Option<String>,
+    /// Probe the Syzygy tables in these folders (as the `SyzygyPath` option takes them),
+    /// with the options' defaults: what probing costs in speed. The node count is then not
+    /// the one commits record (the endgames reach the tables).
+    #[arg(long)]
+    pub syzygy_path: Option<String>,
 }
 
 /// Total nodes over all positions at `depth` with `network` (None: the hand-written
@@ -88,6 +94,7 @@ pub struct BenchArgs {
 pub fn bench(
     depth: u32,
     network: Option<Arc<Network>>,
+    tablebases: Option<Probing>,
     mut per_position: impl FnMut(usize, &str, u64),
 ) -> (u64, Duration) {
     let mut total = 0;
@@ -104,6 +111,7 @@ pub fn bench(
         let limits = Limits {
             mode: Mode::depth(depth),
             network: network.clone(),
+            tablebases: tablebases.clone(),
             ..Limits::default()
         };
         let outcome = search::search(&pos, &limits, &tt, &signals, &mut |_| {});
@@ -117,7 +125,11 @@ pub fn bench(
 pub fn run(args: &BenchArgs) -> Result<bool, String> {
     let depth = args.depth.clamp(1, 64);
     let network = super::eval_file_network(args.eval_file.as_deref())?;
-    let (nodes, time) = bench(depth, network, |i, fen, n| {
+    let tablebases = match &args.syzygy_path {
+        Some(path) => Some(super::probe::open_for_search(path)?),
+        None => None,
+    };
+    let (nodes, time) = bench(depth, network, tablebases, |i, fen, n| {
         println!("{:>2} {n:>10} {fen}", i + 1)
     });
     let ms = time.as_millis().max(1) as u64;

@@ -30,6 +30,8 @@ pub enum Tool {
     Datagen(super::datagen::DatagenArgs),
     /// Train the network on datagen shards and write it as a .nnue file.
     Train(super::train::TrainArgs),
+    /// Probe Syzygy tables for each FEN of a file: `<wdl> <dtz>` a line.
+    Probe(super::probe::ProbeArgs),
 }
 
 impl Tool {
@@ -45,6 +47,7 @@ impl Tool {
             Tool::Selfplay(args) => super::selfplay::run(args),
             Tool::Datagen(args) => super::datagen::run(args),
             Tool::Train(args) => super::train::run(args).map(|()| true),
+            Tool::Probe(args) => super::probe::run(args),
         }
     }
 }

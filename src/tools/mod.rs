@@ -7,6 +7,7 @@ pub mod epd;
 pub mod packed;
 pub mod perft;
 pub mod pgn;
+pub mod probe;
 pub mod selfplay;
 pub mod tm;
 pub mod train;

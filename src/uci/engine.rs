@@ -8,6 +8,7 @@ use crate::position::{Position, UciMove};
 use crate::score;
 use crate::search::features::Features;
 use crate::search::{self, Info, Limits, Memory, Outcome, ScoreBound, Signals, StopReason};
+use crate::tablebase::Tablebases;
 use crate::time::{self, Answer, Game, Mode, TimeLimit};
 use crate::tt::TranspositionTable;
 use chess::ChessMove;
@@ -340,6 +341,8 @@ impl Engine {
                     .push((name.to_string(), value.map(str::to_string)));
             }
             Ok(effect) => {
+                // The candidate holds the tables too; none may outlive the switch below.
+                drop(next);
                 // No search is still to answer: join the last one (which records the move
                 // it spent time on, and waits for its helper threads), then apply the
                 // checked value.
@@ -351,6 +354,13 @@ impl Engine {
                     Effect::ClearHash => {
                         self.tt.clear();
                         lock(&self.memory).clear();
+                    }
+                    Effect::OpenTablebases => {
+                        // The prober keeps one set of tables per process: the old set is
+                        // closed (its last holder dropped) before the new one opens.
+                        next.tablebases = None;
+                        self.options.tablebases = None;
+                        next.tablebases = open_tablebases(&next.syzygy_path);
                     }
                     Effect::ResizeHash => {
                         let resized = match Arc::get_mut(&mut self.tt) {
@@ -481,6 +491,29 @@ impl Engine {
     }
 }
 
+/// Open the tables of a `SyzygyPath`, saying how many there are, and what was wrong with
+/// any file (`info string error …`): the engine plays on with whatever is usable.
+fn open_tablebases(path: &str) -> Option<Arc<Tablebases>> {
+    match Tablebases::open(path) {
+        Err(e) => {
+            error(&format!("SyzygyPath: {e}; no tables"));
+            None
+        }
+        Ok(opened) => {
+            for problem in &opened.problems {
+                error(&format!("SyzygyPath: {problem}"));
+            }
+            let tables = opened.tables?;
+            emit(&format!(
+                "info string SyzygyPath: {} table files, up to {} men",
+                tables.files(),
+                tables.largest()
+            ));
+            Some(Arc::new(tables))
+        }
+    }
+}
+
 /// The game's memory. A search that panicked while holding it left tables of plain numbers,
 /// still fit to use, so a poisoned lock is taken all the same.
 fn lock(memory: &Mutex<Memory>) -> MutexGuard<'_, Memory> {
@@ -500,6 +533,7 @@ fn search_limits(options: &Options, mode: Mode) -> Limits {
         adjust: options.adjust,
         soft_stop: options.soft_rule(),
         network: options.network(),
+        tablebases: options.probing(),
         ..Limits::default()
     }
 }
@@ -546,8 +580,11 @@ fn format_info(pos: &Position, info: &Info) -> String {
         ScoreBound::Upper => " upperbound",
     };
     let pv = pos.line_text(&info.pv);
+    let tbhits = info
+        .tbhits
+        .map_or(String::new(), |n| format!(" tbhits {n}"));
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} time {} hashfull {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} time {} hashfull {}{tbhits} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -631,6 +668,13 @@ fn answer(
             "info string node limit {limit} is less than depth 1 needs; depth 1 was finished \
              anyway ({} nodes)",
             outcome.nodes
+        ));
+    }
+    if let Some(p) = limits.tablebases.as_ref().filter(|p| p.tables.failed()) {
+        error(&format!(
+            "SyzygyPath: a table failed while probing (a damaged file?); the {} table files \
+             are off until SyzygyPath is set again",
+            p.tables.files()
         ));
     }
     wait_to_answer(signals, limits.mode.answer);

@@ -7,6 +7,7 @@
 use super::parse::echo;
 use crate::eval::nnue::select::{self, EvalKind};
 use crate::eval::nnue::Network;
+use crate::tablebase::{Probing, Tablebases, MAX_MEN};
 use crate::time::{
     adjust::Adjustments, soft::NEXT_DEPTH_FACTOR, strategies::Param, Settings, SoftRule,
     DEFAULT_MOVE_OVERHEAD_MS,
@@ -36,6 +37,14 @@ pub struct Options {
     pub eval: EvalKind,
     /// The network `EvalFile` loaded (or the embedded one), used only under `Eval nnue`.
     loaded: Option<Arc<Network>>,
+    /// `SyzygyPath`, as given; the engine opens it (`Effect::OpenTablebases`).
+    pub syzygy_path: String,
+    /// `SyzygyProbeDepth`, `SyzygyProbeLimit`, `Syzygy50MoveRule`: see `tablebase::Probing`.
+    pub syzygy_probe_depth: i32,
+    pub syzygy_probe_limit: u32,
+    pub syzygy_50_move_rule: bool,
+    /// The tables `SyzygyPath` opened, if any were usable.
+    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Options {
@@ -67,6 +76,18 @@ impl Options {
         Effect::None
     }
 
+    /// How the next search probes the tables; None without tables or with
+    /// `SyzygyProbeLimit 0`.
+    pub fn probing(&self) -> Option<Probing> {
+        let tables = self.tablebases.clone()?;
+        (self.syzygy_probe_limit > 0).then_some(Probing {
+            tables,
+            depth: self.syzygy_probe_depth,
+            limit: self.syzygy_probe_limit,
+            rule50: self.syzygy_50_move_rule,
+        })
+    }
+
     /// `EvalFile`: takes effect at once if the network is already chosen. An empty path or
     /// `<embedded>` goes back to the embedded network; on error nothing changes.
     fn set_eval_file(&mut self, path: &str) -> Result<Effect, String> {
@@ -90,6 +111,11 @@ impl Default for Options {
             soft_stop_factor_pct: (NEXT_DEPTH_FACTOR * 100.0) as i64,
             eval: select::DEFAULT_EVAL,
             loaded: select::embedded(),
+            syzygy_path: "<empty>".to_string(),
+            syzygy_probe_depth: 1,
+            syzygy_probe_limit: MAX_MEN,
+            syzygy_50_move_rule: true,
+            tablebases: None,
         }
     }
 }
@@ -100,6 +126,9 @@ pub enum Effect {
     None,
     ResizeHash,
     ClearHash,
+    /// `SyzygyPath` changed: close the tables and open the new path's. Like the hash table,
+    /// they are shared with a running search, so this waits for its answer.
+    OpenTablebases,
     /// The value is kept, but the GUI should hear this (`info string error: …`).
     Warn(String),
 }
@@ -235,6 +264,30 @@ fn specs() -> Vec<Spec> {
                 set: |o, v| o.set_eval_file(v),
             },
         },
+        Spec {
+            name: "SyzygyPath",
+            kind: Kind::Text {
+                default: "<empty>",
+                set: |o, v| {
+                    o.syzygy_path = v.to_string();
+                    Ok(Effect::OpenTablebases)
+                },
+            },
+        },
+        spin("SyzygyProbeDepth", 1, (1, 100), |o, v| {
+            o.syzygy_probe_depth = v as i32;
+            Effect::None
+        }),
+        check("Syzygy50MoveRule", true, |o, v| o.syzygy_50_move_rule = v),
+        spin(
+            "SyzygyProbeLimit",
+            i64::from(MAX_MEN),
+            (0, i64::from(MAX_MEN)),
+            |o, v| {
+                o.syzygy_probe_limit = v as u32;
+                Effect::None
+            },
+        ),
         spin("Slow Mover", 100, (10, 1_000), |o, v| {
             o.time.slow_mover = v as f64 / 100.0;
             Effect::None
@@ -551,5 +604,30 @@ mod tests {
             |l| l.starts_with("option name TimeManager type combo default expositor var expositor")
         ));
         assert!(d.iter().any(|l| l == "option name Clear Hash type button"));
+        assert!(d
+            .iter()
+            .any(|l| l == "option name SyzygyPath type string default <empty>"));
+        assert!(d
+            .iter()
+            .any(|l| l == "option name SyzygyProbeLimit type spin default 7 min 0 max 7"));
+    }
+
+    /// The Syzygy options are checked as every option is; the path itself is only recorded
+    /// here, for the engine to open.
+    #[test]
+    fn syzygy_options_are_checked() {
+        let mut o = Options::default();
+        assert_eq!(
+            o.set("SyzygyPath", Some("tables")),
+            Ok(Effect::OpenTablebases)
+        );
+        assert_eq!(o.syzygy_path, "tables");
+        assert!(o.set("SyzygyProbeDepth", Some("0")).is_err());
+        assert!(o.set("SyzygyProbeLimit", Some("8")).is_err());
+        assert!(o.set("Syzygy50MoveRule", Some("perhaps")).is_err());
+        assert_eq!(o.set("SyzygyProbeDepth", Some("5")), Ok(Effect::None));
+        assert_eq!(o.set("Syzygy50MoveRule", Some("false")), Ok(Effect::None));
+        assert_eq!((o.syzygy_probe_depth, o.syzygy_50_move_rule), (5, false));
+        assert!(o.probing().is_none(), "no tables are open");
     }
 }

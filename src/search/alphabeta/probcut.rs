@@ -4,7 +4,7 @@
 //! beats `beta` at full depth, so the node is cut without searching the rest.
 
 use super::Searcher;
-use crate::score::{is_mate, DRAW};
+use crate::score::{is_decisive, DRAW};
 use crate::search::ordering::MovePicker;
 use crate::search::see;
 use crate::tt::{Bound, Entry};
@@ -53,8 +53,8 @@ impl Searcher<'_> {
         if !self.feat.probcut
             || self.mate_search
             || n.depth < PROBCUT_DEPTH
-            || is_mate(n.beta)
-            || is_mate(probcut_beta)
+            || is_decisive(n.beta)
+            || is_decisive(probcut_beta)
             || table_says_no
             || (self.feat.rfp_sacrifice_guard && self.after_quiet_sacrifice(n.ply))
         {
