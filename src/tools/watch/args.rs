@@ -254,7 +254,7 @@ mod tests {
             [("Soft Stop".to_string(), "predicted".to_string())]
         );
         assert_eq!(tc_words(&p.tc), "40 moves in 30 s, repeating");
-        assert_eq!(p.start.men(), 8);
+        assert_eq!(p.start.men(), 9);
         assert_eq!(p.pgn, PathBuf::from("game.v2.pgn"));
         assert!(args(&["--black", "classic", "--black-cmd", "x"]).is_err());
         assert!(args(&["--line", "2"]).is_err(), "--line needs --book");
@@ -265,7 +265,7 @@ mod tests {
         for (line, words) in [
             (vec!["--tc", "abc"], "--tc"),
             (vec!["--fen", "8/8/8 w"], "--fen"),
-            (vec!["--hold", "-1"], "--hold"),
+            (vec!["--hold=-1"], "--hold"),
             (vec!["--linger", "nan"], "--linger"),
             (vec!["--white-option", "Hash"], "NAME=VALUE"),
             (vec!["--save", "no/such/folder/x"], "does not exist"),

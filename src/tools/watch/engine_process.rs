@@ -327,12 +327,15 @@ pub fn read_info(line: &str, pos: &Position) -> Option<Info> {
                     ("mate", Some(m)) => Some(-MATE + m.saturating_mul(-2).min(1000)),
                     _ => None,
                 };
-                if matches!(words.get(i + 3), Some(&"lowerbound") | Some(&"upperbound")) {
-                    bound = true;
-                }
-                i += 2;
+                // `score cp 31` is three words; a bound after it is read on its own.
+                i += 3;
+                continue;
             }
-            "lowerbound" | "upperbound" => bound = true,
+            "lowerbound" | "upperbound" => {
+                bound = true;
+                i += 1;
+                continue;
+            }
             "pv" => {
                 let mut p = pos.clone();
                 for text in &words[i + 1..] {
