@@ -94,6 +94,14 @@ fn start_player(
     }
 }
 
+/// A line on stdout, at once (a script waits for the address). `watch` ignores SIGPIPE (it
+/// writes to other programs), so a closed stdout is an error here, not the end: the game
+/// goes on and is saved all the same.
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}
+
 /// Run `sandglass watch`: `Ok(true)` when the game was played to its end, `Ok(false)` when
 /// Ctrl-C ended it (what was played is saved all the same), `Err` when it could not start.
 pub fn run(args: &WatchArgs) -> Result<bool, String> {
@@ -128,16 +136,15 @@ pub fn run(args: &WatchArgs) -> Result<bool, String> {
     st.waiting_for_viewer = !args.no_wait;
     let shared = Arc::new(Shared::new(st));
     let url = server::url(addr);
-    println!(
+    say(&format!(
         "sandglass watch: {title}, {} ({})",
         record::tc_tag(&plan.tc),
         tc_words(&plan.tc)
-    );
-    println!("sandglass watch: open {url}");
+    ));
+    say(&format!("sandglass watch: open {url}"));
     if !args.no_wait {
-        println!("sandglass watch: the game starts when the page connects");
+        say("sandglass watch: the game starts when the page connects");
     }
-    let _ = std::io::stdout().flush();
     server::spawn(listener, Arc::clone(&shared));
     {
         let shared = Arc::clone(&shared);
@@ -185,9 +192,9 @@ pub fn run(args: &WatchArgs) -> Result<bool, String> {
         problems.push(format!("cannot write {}: {e}", plan.html.display()));
         shared.update(|st| st.saved.retain(|s| *s != plan.html.display().to_string()));
     }
-    println!("sandglass watch: {status}");
+    say(&format!("sandglass watch: {status}"));
     for s in shared.read(|st| st.saved.clone()) {
-        println!("wrote {s}");
+        say(&format!("wrote {s}"));
     }
     // The pages that are open get the end before the server goes.
     let until = Instant::now() + plan.linger;

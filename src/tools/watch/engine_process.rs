@@ -126,7 +126,10 @@ impl EngineProcess {
             .ok_or_else(|| "has closed its input".to_string())?;
         writeln!(stdin, "{line}")
             .and_then(|()| stdin.flush())
-            .map_err(|e| format!("cannot be written to ({e})"))
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::BrokenPipe => "has ended (its input is closed)".to_string(),
+                _ => format!("cannot be written to ({e})"),
+            })
     }
 
     /// Wait up to the start timeout for the line `wanted`, showing `seen` every other line.
