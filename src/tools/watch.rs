@@ -196,9 +196,16 @@ pub fn run(args: &WatchArgs) -> Result<bool, String> {
     for s in shared.read(|st| st.saved.clone()) {
         say(&format!("wrote {s}"));
     }
-    // The pages that are open get the end before the server goes.
-    let until = Instant::now() + plan.linger;
-    while Instant::now() < until && !shared.interrupted() {
+    // The pages that are open get the end before the server goes: for --linger, or, when
+    // Ctrl-C ended the game, half a second (a Ctrl-C while lingering ends it at once).
+    let stopped = shared.interrupted();
+    let linger = if stopped {
+        plan.linger.min(Duration::from_millis(500))
+    } else {
+        plan.linger
+    };
+    let until = Instant::now() + linger;
+    while Instant::now() < until && (stopped || !shared.interrupted()) {
         std::thread::sleep(Duration::from_millis(50));
     }
     if let Some(p) = problems.first() {

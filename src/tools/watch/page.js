@@ -27,7 +27,10 @@
     return (ms / 1000).toFixed(1) + ' s';
   }
   function clockText(ms) { return (Math.max(0, ms) / 1000).toFixed(1) + ' s'; }
-  function serverNow() { return performance.now() - offset; }
+  // Once the server is lost, the page's clock stops where it was: a clock that ran on
+  // would show time that no one is spending.
+  var frozenAt = null;
+  function serverNow() { return frozenAt !== null ? frozenAt : performance.now() - offset; }
   function elapsedNow() {
     var t = state && state.thinking;
     return t ? Math.max(0, serverNow() - t.started_ms) : 0;
@@ -118,7 +121,7 @@
     if (!its.length) { return '<p class="quiet">No depth completed yet.</p>'; }
     var shown = its.slice(-6);
     var longest = Math.max.apply(null, shown.map(function (i) { return i.took_ms; }).concat([1]));
-    var h = '<table class="iterations"><tr><th>depth</th><th>done at</th><th>took</th>' +
+    var h = '<table class="iterations"><tr><th>depth</th><th>done at</th><th class="took">took</th>' +
       '<th>score, pawns</th><th>nodes</th><th>line</th></tr>';
     shown.forEach(function (i) {
       h += '<tr><td>' + i.depth + '</td><td>' + fmt(i.at_ms) + '</td><td class="took">' +
@@ -239,6 +242,9 @@
     }).join(' ');
     $('status').textContent = statusText();
     $('pause').textContent = state.paused ? 'Resume' : 'Pause';
+    $('pause').disabled = lost || !!state.ending;
+    $('hold').disabled = lost || !!state.ending;
+    document.body.classList.toggle('over', !!state.ending);
     if (document.activeElement !== $('hold')) { $('hold').value = String(state.hold_ms); }
   }
 
@@ -253,9 +259,13 @@
   }
 
   function setLost(v) {
+    if (v && !lost) { frozenAt = serverNow(); }
+    if (!v) { frozenAt = null; }
     lost = v;
     document.body.classList.toggle('disconnected', v);
     $('status').textContent = statusText();
+    $('pause').disabled = v;
+    $('hold').disabled = v;
     if (state) { renderClocks(); }
   }
 
