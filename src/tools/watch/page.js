@@ -245,7 +245,21 @@
     $('pause').disabled = lost || !!state.ending;
     $('hold').disabled = lost || !!state.ending;
     document.body.classList.toggle('over', !!state.ending);
-    if (document.activeElement !== $('hold')) { $('hold').value = String(state.hold_ms); }
+    if (document.activeElement !== $('hold')) { showHold(state.hold_ms); }
+  }
+
+  // The hold in the menu; one given with --hold that the menu lacks is added to it.
+  function showHold(ms) {
+    var menu = $('hold');
+    var value = String(ms);
+    var known = Array.prototype.some.call(menu.options, function (o) { return o.value === value; });
+    if (!known) {
+      var o = document.createElement('option');
+      o.value = value;
+      o.textContent = fmt(ms);
+      menu.appendChild(o);
+    }
+    menu.value = value;
   }
 
   function showFigures(svgs) {
