@@ -245,6 +245,7 @@
     $('pause').disabled = lost || !!state.ending;
     $('hold').disabled = lost || !!state.ending;
     document.body.classList.toggle('over', !!state.ending);
+    document.body.classList.toggle('paused', state.paused && !state.ending);
     if (document.activeElement !== $('hold')) { showHold(state.hold_ms); }
   }
 

@@ -46,7 +46,10 @@ pub fn live(title: &str) -> String {
             ("STYLE", STYLE),
             ("MODE", "live"),
             ("STATUS", "Connecting\u{2026}"),
-            ("FIGURES", ""),
+            (
+                "FIGURES",
+                "<p class=\"quiet\">The pictures start after the first move.</p>",
+            ),
             ("SAVED", "null"),
             ("SCRIPT", SCRIPT),
         ],
