@@ -433,7 +433,16 @@ fn a_game_seen_through_the_event_stream_and_saved() {
     let html = std::fs::read_to_string(&html_path).expect("the page");
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.contains("<body class=\"saved\">"));
-    assert!(html.contains("window.WATCH_SAVED = {"));
+    let saved_state = html
+        .split_once("window.WATCH_SAVED = ")
+        .and_then(|(_, rest)| rest.split_once(";</script>"))
+        .map_or("", |(json, _)| json);
+    assert!(is_json(saved_state), "the saved state: {saved_state}");
+    assert!(saved_state.contains("\"phase\":\"over\""), "{saved_state}");
+    assert!(
+        saved_state.contains("\"words\":\"checkmate\""),
+        "{saved_state}"
+    );
     for outside in ["src=\"http", "href=\"http", "@import", "url(http", "//cdn"] {
         assert!(!html.contains(outside), "the saved page fetches {outside}");
     }

@@ -142,6 +142,12 @@ pub fn run(args: &WatchArgs) -> Result<bool, String> {
         tc_words(&plan.tc)
     ));
     say(&format!("sandglass watch: open {url}"));
+    if !addr.ip().is_loopback() {
+        say(&format!(
+            "sandglass watch: --host {}: other computers can open this page, and pause the game",
+            args.host
+        ));
+    }
     if !args.no_wait {
         say("sandglass watch: the game starts when the page connects");
     }
