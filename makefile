@@ -7,7 +7,7 @@ EXE ?= sandglass
 VENV := target/venv
 PYTHON := $(abspath $(VENV))/bin/python3
 
-.PHONY: all test python-deps release clean
+.PHONY: all test python-deps browser-test release clean
 
 all:
 	cargo build --release
@@ -28,6 +28,15 @@ python-deps:
 		echo "error: python3 -m venv failed; on Debian/Ubuntu: sudo apt install python3-venv" >&2; \
 		rm -rf $(VENV); exit 1; }
 	@$(PYTHON) -c "import chess" 2>/dev/null || $(PYTHON) -m pip install --quiet chess
+
+# `sandglass watch` in headless Chromium (Debian's chromium and chromium-driver), driven by
+# Selenium, which is installed into the same venv: it plays three moves of a 60+0.6 game,
+# checks the clocks, the bars and the reasons, pauses, saves, loses the server, and leaves
+# its screenshots in target/browser-test/ (tools/watch_browser.py says what it checks).
+browser-test: python-deps
+	@$(PYTHON) -c "import selenium" 2>/dev/null || $(PYTHON) -m pip install --quiet selenium
+	cargo build --release
+	$(PYTHON) tools/watch_browser.py target/release/sandglass --out target/browser-test
 
 # Static Linux binaries for testers, x86-64-v2 and x86-64-v3, with SHA256SUMS, in dist/; each
 # is checked (static, no instruction above its level, the native build's bench node count)

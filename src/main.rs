@@ -1,10 +1,16 @@
 use clap::Parser;
-use sandglass::tools::command::Cli;
+use sandglass::tools::command::{Cli, Tool};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     end_quietly_on_a_closed_pipe(true);
     let cli = Cli::parse();
+    if matches!(cli.command, Some(Tool::Watch(_))) {
+        // `watch` writes to another program's input: a program that ended at its start or
+        // mid-game must be told apart in one clear line (exit code 2, or the game scored),
+        // not end `watch` unsaved and without a word.
+        end_quietly_on_a_closed_pipe(false);
+    }
     if cli.command.is_some() {
         // The engine says it at `uci`, on stdout where its GUI reads.
         if let Some(ablation) = sandglass::search::features::Features::requested() {

@@ -225,7 +225,9 @@ fn the_readmes_commands_run_in_a_clean_clone() {
                 continue;
             }
             writes = OUTPUTS.contains(&word.as_str());
-            let looks_like_a_file = word.contains('/')
+            // A time control such as `40/300` is not a path.
+            let a_time_control = w[i - 1] == "--tc";
+            let looks_like_a_file = (!a_time_control && word.contains('/'))
                 || [".pgn", ".epd", ".nnue", ".bin"]
                     .iter()
                     .any(|e| word.ends_with(e));

@@ -31,6 +31,22 @@ use crate::score::mates_within;
 use crate::time::{adjust, soft, TimeLimit};
 use chess::ChessMove;
 
+/// One soft-stop check, as the time manager made it after a completed iteration: what an
+/// observer of the search ([`super::Signals::observed_by`]) is shown. These are the values
+/// `TimeLog` reports for the last check only.
+#[derive(Debug)]
+pub struct SoftCheck<'a> {
+    /// The soft limit before the adjustments (the budget's), in ms.
+    pub base_soft_ms: u64,
+    /// The adjustments' multiplier and its reason (`time::adjust::reason`).
+    pub scale: f64,
+    pub adjust_reason: &'a str,
+    /// What the rule compared: the depth, elapsed, the last iteration, the adjusted soft limit.
+    pub check: &'a soft::Check,
+    /// The rule's answer, in `TimeLog`'s words.
+    pub verdict: &'a soft::Verdict,
+}
+
 /// The move to play and its score, as known so far, and the line that shows it.
 struct Best {
     mv: ChessMove,
@@ -164,18 +180,22 @@ pub fn iterate(
             let now = s.stop.signals.since_go();
             let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
             growth.record(depth, ms(now));
-            let verdict = soft::decide(
-                limits.soft_stop,
-                &growth,
-                &soft::Check {
-                    depth,
-                    elapsed_ms: ms(now),
-                    last_iteration_ms: ms(now.saturating_sub(iteration_start)),
-                    soft_ms: soft as f64,
-                    hard_ms: budget.hard_ms as f64,
-                    best_move_stable: progress.stable_iterations >= 1,
-                },
-            );
+            let check = soft::Check {
+                depth,
+                elapsed_ms: ms(now),
+                last_iteration_ms: ms(now.saturating_sub(iteration_start)),
+                soft_ms: soft as f64,
+                hard_ms: budget.hard_ms as f64,
+                best_move_stable: progress.stable_iterations >= 1,
+            };
+            let verdict = soft::decide(limits.soft_stop, &growth, &check);
+            s.stop.signals.observe(&SoftCheck {
+                base_soft_ms: budget.soft_ms,
+                scale,
+                adjust_reason: &adjust_reason,
+                check: &check,
+                verdict: &verdict,
+            });
             if verdict.stop {
                 stop_detail = verdict.why;
                 if s.stop.signals.pondering() {
@@ -335,6 +355,57 @@ mod tests {
     use crate::search::{search, Limits, Signals};
     use crate::time::Mode;
     use crate::tt::TranspositionTable;
+
+    /// An observer sees every soft-stop check as it is made, and the last one is what the
+    /// outcome (and so `TimeLog`) reports.
+    #[test]
+    fn an_observer_sees_each_soft_stop_check() {
+        use crate::time::{self, Clock, Game, Settings, TimeLimit};
+        use std::sync::{Arc, Mutex};
+        /// Depth, base soft, adjusted soft, adjustments, verdict, the verdict's words.
+        type Seen = (u32, u64, f64, String, bool, String);
+        let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+        let sink = Arc::clone(&seen);
+        let signals = Signals::new(false).observed_by(Box::new(move |c| {
+            sink.lock().unwrap_or_else(|e| e.into_inner()).push((
+                c.check.depth,
+                c.base_soft_ms,
+                c.check.soft_ms,
+                c.adjust_reason.to_string(),
+                c.verdict.stop,
+                c.verdict.why.clone(),
+            ));
+        }));
+        let clock = Clock {
+            time_left_ms: 2000,
+            increment_ms: 20,
+            moves_to_go: None,
+            overhead_ms: 10,
+        };
+        let budget = time::allocate(&Settings::default(), &clock, &Game::default());
+        let limits = Limits {
+            mode: Mode {
+                time: TimeLimit::Clock(budget.clone()),
+                ..Mode::default()
+            },
+            ..Limits::default()
+        };
+        let tt = TranspositionTable::new(4);
+        let outcome = search(&Position::startpos(), &limits, &tt, &signals, &mut |_| {});
+        let seen = seen.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        assert!(!seen.is_empty());
+        for (i, (depth, base, ..)) in seen.iter().enumerate() {
+            assert_eq!(*depth as usize, i + 1);
+            assert_eq!(*base, budget.soft_ms);
+        }
+        let (_, _, soft, adjust, stop, why) = seen.last().cloned().unwrap_or_default();
+        assert_eq!(outcome.soft_ms, Some(soft as u64));
+        assert_eq!(outcome.adjust_reason, adjust);
+        if outcome.reason == crate::search::StopReason::SoftTime {
+            assert!(stop);
+            assert_eq!(outcome.stop_detail, why);
+        }
+    }
 
     /// The later MultiPV lines search the other moves by design, which says nothing about
     /// the best move: counted in, they cut the share of the free queen's capture from 0.94

@@ -5,9 +5,13 @@
 //! are read every [`POLL_INTERVAL`] nodes. Why that interval, and how the hard stop fits with
 //! the soft stop and the allocation, is explained once, in `crate::time`.
 
+use super::iterate::SoftCheck;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
+
+/// Told of every soft-stop check of the main thread (see [`Signals::observed_by`]).
+pub type Observer = Box<dyn Fn(&SoftCheck) + Send + Sync>;
 
 /// Nodes between two polls of the clock and the stop flag.
 pub const POLL_INTERVAL: u64 = 1024;
@@ -34,6 +38,9 @@ pub struct Signals {
     /// Helper threads started and not yet ended.
     helpers: AtomicUsize,
     wake: (Mutex<()>, Condvar),
+    /// Who wants to see the time manager decide, as it decides (`sandglass watch`); the
+    /// engine sets none.
+    observer: Option<Observer>,
 }
 
 impl Signals {
@@ -49,6 +56,23 @@ impl Signals {
             tbhits: AtomicU64::new(0),
             helpers: AtomicUsize::new(0),
             wake: (Mutex::new(()), Condvar::new()),
+            observer: None,
+        }
+    }
+
+    /// These signals, with `observer` told of each soft-stop check after a completed
+    /// iteration: the adjusted soft limit, the rule's numbers and its verdict, the values
+    /// `TimeLog` prints once at the end. It is called on the main search thread, between
+    /// iterations, and changes nothing the search does.
+    pub fn observed_by(mut self, observer: Observer) -> Signals {
+        self.observer = Some(observer);
+        self
+    }
+
+    /// Tell the observer, if any, of one soft-stop check.
+    pub fn observe(&self, check: &SoftCheck) {
+        if let Some(o) = &self.observer {
+            o(check);
         }
     }
 

@@ -32,6 +32,8 @@ pub enum Tool {
     Train(super::train::TrainArgs),
     /// Probe Syzygy tables for each FEN of a file: `<wdl> <dtz>` a line.
     Probe(super::probe::ProbeArgs),
+    /// Play one game live in the browser, showing how each side spends its clock.
+    Watch(super::watch::WatchArgs),
 }
 
 impl Tool {
@@ -48,6 +50,7 @@ impl Tool {
             Tool::Datagen(args) => super::datagen::run(args),
             Tool::Train(args) => super::train::run(args).map(|()| true),
             Tool::Probe(args) => super::probe::run(args),
+            Tool::Watch(args) => super::watch::run(args),
         }
     }
 }

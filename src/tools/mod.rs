@@ -12,6 +12,7 @@ pub mod selfplay;
 pub mod tm;
 pub mod train;
 pub mod tune;
+pub mod watch;
 
 use crate::eval::nnue::{select, Network};
 use std::sync::Arc;

@@ -524,8 +524,8 @@ fn lock(memory: &Mutex<Memory>) -> MutexGuard<'_, Memory> {
 
 /// What the options make of a `go` whose mode the time manager has decided (the root moves
 /// come from the `go` line): among them the network, so each engine's searches evaluate as
-/// its own `Eval` and `EvalFile` say.
-fn search_limits(options: &Options, mode: Mode) -> Limits {
+/// its own `Eval` and `EvalFile` say. `sandglass watch` builds its players' searches with it.
+pub fn search_limits(options: &Options, mode: Mode) -> Limits {
     Limits {
         mode,
         multipv: options.multipv,
@@ -681,25 +681,37 @@ fn answer(
     let elapsed = signals.elapsed().as_millis() as u64;
     if timelog {
         emit(&format!(
-            "info string time used {elapsed} ms (wall {} ms), depth {}, stopped by {}{}; soft now {} ms{}",
+            "info string time used {elapsed} ms (wall {} ms), depth {}, {}",
             started.elapsed().as_millis(),
             outcome.depth,
-            outcome.reason.describe(),
-            match outcome.reason {
-                StopReason::SoftTime | StopReason::SingleReply | StopReason::PonderHit =>
-                    format!(" [{}]", outcome.stop_detail),
-                _ => String::new(),
-            },
-            outcome.soft_ms.map_or("-".into(), |s| s.to_string()),
-            if outcome.adjust_reason.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", outcome.adjust_reason)
-            }
+            stop_words(outcome)
         ));
     }
     emit(&bestmove_line(pos, outcome.best, outcome.ponder));
     elapsed
+}
+
+/// Why a search stopped, as `TimeLog` says it at `bestmove`: the check that ended it (with
+/// the soft-stop rule's numbers when that rule ended it), the soft limit as the adjustments
+/// left it, and the adjustments, e.g. "stopped by soft limit (next depth would not fit) [rule
+/// 2x with F = 2.00: elapsed 215 + 2.00 × last 76 = 367 ≥ soft 344 ms]; soft now 344 ms
+/// (stable ×0.84 → ×0.84)". `sandglass watch` shows the same words.
+pub fn stop_words(outcome: &Outcome) -> String {
+    format!(
+        "stopped by {}{}; soft now {} ms{}",
+        outcome.reason.describe(),
+        match outcome.reason {
+            StopReason::SoftTime | StopReason::SingleReply | StopReason::PonderHit =>
+                format!(" [{}]", outcome.stop_detail),
+            _ => String::new(),
+        },
+        outcome.soft_ms.map_or("-".into(), |s| s.to_string()),
+        if outcome.adjust_reason.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", outcome.adjust_reason)
+        }
+    )
 }
 
 /// Block until `answer` allows the `bestmove`: go infinite and go ponder answer only after

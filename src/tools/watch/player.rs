@@ -1,0 +1,125 @@
+//! A player of the game: Sandglass in this process ([`super::in_process`]), whose time
+//! manager's decisions the page shows as they are made, or another UCI program
+//! ([`super::engine_process`]), of which the page shows what its `info` lines say.
+
+use super::engine_process::EngineProcess;
+use super::in_process::InProcess;
+use super::state::{Iteration, PlayerInfo, Shared};
+use crate::position::{move_to_san, Position};
+use crate::time::GoLimits;
+use chess::ChessMove;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What a search gave.
+#[derive(Clone, Debug)]
+pub struct Thought {
+    pub best: ChessMove,
+    /// Wall time from `go` to the answer, as the referee measured it.
+    pub spent_ms: i64,
+    /// Mover's view, centipawns (mates as `score.rs` writes them); None if not said.
+    pub score: Option<i32>,
+    pub depth: u32,
+    pub reason: String,
+    pub detail: String,
+    pub adjust: String,
+    pub final_soft_ms: Option<u64>,
+    pub timelog: String,
+}
+
+/// Why a move did not come.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    /// The clock ran out before the answer.
+    Flagged,
+    /// The program ended or closed its output; what it said last.
+    Crashed(String),
+    /// The answer is not a legal move here.
+    Illegal(String),
+    /// Ctrl-C.
+    Interrupted,
+}
+
+/// The game as a player needs it for one move.
+pub struct Turn<'a> {
+    /// The start position and the moves since, in UCI notation (for `position`).
+    pub start: &'a Position,
+    pub moves: &'a [String],
+    /// The position to move in.
+    pub pos: &'a Position,
+    pub go: GoLimits,
+    /// The mover's clock: past it the move is lost on time.
+    pub clock_ms: i64,
+}
+
+pub enum Player {
+    Sandglass(Box<InProcess>),
+    Engine(EngineProcess),
+}
+
+impl Player {
+    pub fn info(&self) -> PlayerInfo {
+        match self {
+            Player::Sandglass(p) => p.info(),
+            Player::Engine(p) => p.info(),
+        }
+    }
+
+    /// A new game starts: forget the last one.
+    pub fn new_game(&mut self) -> Result<(), String> {
+        match self {
+            Player::Sandglass(p) => {
+                p.new_game();
+                Ok(())
+            }
+            Player::Engine(p) => p.new_game(),
+        }
+    }
+
+    /// Think about the move; the page is kept up to date through `shared`.
+    pub fn think(&mut self, turn: &Turn, shared: &Arc<Shared>) -> Result<Thought, Failure> {
+        match self {
+            Player::Sandglass(p) => p.think(turn, shared),
+            Player::Engine(p) => p.think(turn, shared),
+        }
+    }
+
+    /// The game is over: a program is told to quit (and ended if it does not).
+    pub fn quit(&mut self) {
+        if let Player::Engine(p) = self {
+            p.quit(Duration::from_secs(2));
+        }
+    }
+}
+
+/// Up to this many moves of a principal variation are shown.
+const PV_SHOWN: usize = 6;
+
+/// The first moves of `pv` in SAN, from `pos`; stops at a move that is not legal.
+pub fn pv_san(pos: &Position, pv: &[ChessMove]) -> String {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for &m in pv.iter().take(PV_SHOWN) {
+        if !p.is_legal(m) {
+            break;
+        }
+        out.push(move_to_san(p.board(), m));
+        p.make_move(m);
+    }
+    out.join(" ")
+}
+
+/// Record an iteration of the move being thought, if it is deeper than the last one (the
+/// search also reports aspiration failures and a closing line, which add no depth).
+pub fn record_iteration(shared: &Shared, mut it: Iteration) {
+    shared.update(|st| {
+        if let Some(t) = st.thinking.as_mut() {
+            let last = t.iterations.last();
+            if last.is_some_and(|l| l.depth >= it.depth) {
+                return;
+            }
+            it.took_ms = (it.at_ms - last.map_or(0.0, |l| l.at_ms)).max(0.0);
+            t.iterations.push(it);
+        }
+    });
+}
