@@ -8,13 +8,14 @@
 //! declares must fit: the last data block, rounded up to 64 bytes, plus the 16-byte checksum
 //! the generator appends, must be the file's exact length (true of every file of the 3- to
 //! 4-man set). The symbol tree of each compressed table must also be acyclic, since the
-//! prober follows it recursively.
+//! prober follows it recursively, and every position's walk from its index entry through
+//! the size table must stay among the table's blocks.
 //!
 //! The format is Ronald de Man's; the walk follows Fathom's `init_table` (MIT, the code the
 //! prober is translated from): after the 5-byte magic and flags come, per sub-table, the
 //! order of its pieces, then each sub-table's Huffman-like "pairs" header, for DTZ the value
-//! maps, then the index tables, the size tables, and the 64-byte-aligned data blocks. Only
-//! the header is read: a few hundred bytes of a table of any size.
+//! maps, then the index tables, the size tables, and the 64-byte-aligned data blocks. The
+//! header, the index and the size tables are read, not the data blocks.
 
 use super::Material;
 
@@ -87,6 +88,10 @@ struct Sections {
     sizes: u64,
     data: u64,
     flags: u8,
+    /// Positions the sub-table holds, `2^index_bits` per index entry, and its data blocks.
+    positions: u64,
+    index_bits: u64,
+    real_blocks: u64,
 }
 
 /// What a table's name says about its layout.
@@ -241,6 +246,9 @@ fn pairs(r: &Reader, at: &mut u64, positions: u64, wdl: bool) -> Result<Sections
             sizes: 0,
             data: 0,
             flags,
+            positions,
+            index_bits: 0,
+            real_blocks: 0,
         });
     }
     let block_size = u64::from(r.byte(*at + 1)?);
@@ -259,12 +267,66 @@ fn pairs(r: &Reader, at: &mut u64, positions: u64, wdl: bool) -> Result<Sections
     check_code_lengths(r, *at + 10, h, min_len, symbols)?;
     *at = patterns + 3 * symbols + (symbols & 1);
     let indices = positions.div_ceil(1 << index_bits);
+    if index_bits == 0 && positions > 0 {
+        return Err("its compression header is garbled".to_string());
+    }
     Ok(Sections {
         index: 6 * indices,
         sizes: 2 * blocks,
         data: real_blocks.saturating_mul(1 << block_size),
         flags,
+        positions,
+        index_bits,
+        real_blocks,
     })
+}
+
+/// Every position's way to its data block, as the prober's `decompress_pairs` finds it: an
+/// index entry names a block and an offset, and the prober steps from that block through the
+/// size table (each block's count of values, less one) until the position's rank falls
+/// inside a block. A damaged index or size table sends that walk outside the tables and the
+/// data, and the prober then reads through a wild pointer, which no panic handler catches.
+/// The walk is taken here for the first and the last position of every index entry, the two
+/// ends every other position's walk lies between.
+fn check_index(r: &Reader, index_at: u64, sizes_at: u64, s: &Sections) -> Result<(), String> {
+    if s.index == 0 {
+        return Ok(());
+    }
+    // The size table has padding entries past the real blocks: reads may land there, the
+    // walk may not end there.
+    let size = |block: u64| -> Result<i64, String> {
+        if block >= s.sizes / 2 {
+            return Err("its index points past its size table".to_string());
+        }
+        Ok(r.u16(sizes_at + 2 * block)? as i64)
+    };
+    let half = 1i64 << (s.index_bits - 1);
+    let span = 1u64 << s.index_bits;
+    for entry in 0..s.index / 6 {
+        let block = r.u32(index_at + 6 * entry)?;
+        let offset = r.u16(index_at + 6 * entry + 4)? as i64;
+        let first = entry * span;
+        let last = (first + span - 1).min(s.positions.saturating_sub(1));
+        for idx in [first, last] {
+            let mut lit = (idx & (span - 1)) as i64 - half + offset;
+            let mut at = block;
+            while lit < 0 {
+                if at == 0 {
+                    return Err("its index points before its first block".to_string());
+                }
+                at -= 1;
+                lit += size(at)? + 1;
+            }
+            while lit > size(at)? {
+                lit -= size(at)? + 1;
+                at += 1;
+            }
+            if at >= s.real_blocks {
+                return Err("its index points past its last block".to_string());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every symbol either a leaf or a pair of existing symbols, with no cycle: the prober's
@@ -409,10 +471,14 @@ pub fn check(data: &[u8], m: &Material, dtz: bool) -> Result<(), String> {
         }
         at += at & 1;
     }
+    let index_at = at;
     for s in &sections {
         at += s.index;
     }
+    let mut index = index_at;
     for s in &sections {
+        check_index(&r, index, at, s)?;
+        index += s.index;
         at += s.sizes;
     }
     for s in &sections {
@@ -470,6 +536,20 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 70);
+    }
+
+    #[test]
+    fn a_damaged_index_is_refused() {
+        // One byte of KBvKB.rtbw's index table changed (0xff to 0x5e at offset 97): the
+        // header and the length still fit, and the prober, given the file, read through a
+        // wild pointer and the engine died of a segmentation fault.
+        let m = Material::from_name("KBvKB").expect("a material");
+        let mut data = read("KBvKB.rtbw");
+        assert_eq!(check(&data, &m, false), Ok(()));
+        assert_eq!(data[97], 0xff);
+        data[97] = 0x5e;
+        let refused = check(&data, &m, false).expect_err("a damaged index");
+        assert!(refused.contains("index"), "{refused}");
     }
 
     #[test]
