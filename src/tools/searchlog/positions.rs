@@ -40,6 +40,7 @@ impl Candidate {
 }
 
 /// The sample as it is read: at most `limit` distinct positions, those of smallest key.
+#[derive(Debug)]
 pub struct Sample {
     limit: usize,
     salt: u64,

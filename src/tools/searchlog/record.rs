@@ -113,13 +113,13 @@ pub fn log_position(
         network: how.network.clone(),
         ..Limits::default()
     };
-    search::search(&pos, &limits, tt, &signals, &mut |_| {});
+    let deep = search::search(&pos, &limits, tt, &signals, &mut |_| {});
     let seen = std::mem::take(&mut *seen.lock().unwrap_or_else(|e| e.into_inner()));
     let Some(last) = seen.last() else {
         return Ok(Vec::new());
     };
     let (final_move, final_depth, final_score) = (last.best, last.depth, last.score);
-    let gains = Gains::measure(&pos, &seen, final_move, final_depth, how, tt);
+    let gains = Gains::measure(&pos, &seen, (final_move, final_depth), deep.nodes, how, tt);
 
     let shape = Shape::of(pos.board());
     let fixed = format!(
@@ -168,7 +168,7 @@ pub fn log_position(
             final_move,
             final_score,
             u8::from(changed),
-            if changed { gains.gain(it.best) } else { 0 },
+            if changed { gains.gain(it.best) - gains.of_final + final_score } else { 0 },
         ));
     }
     Ok(lines)
@@ -183,6 +183,13 @@ fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
 /// `searchmoves`) to the final depth, on the table the deep search left. The final move is
 /// searched the same way, so the two numbers of a difference come from the same kind of
 /// search; its value is mostly read back from the table, and so are the others' in part.
+///
+/// Each of these searches may spend at most the deep search's nodes. Without a cap one
+/// hung for twenty minutes: in an endgame the table carries a node-limited search to depths
+/// of 30 and more, and another move searched alone to such a depth finds no such help. A
+/// search the cap cuts gives the value of its last completed depth, so the log costs at
+/// most (1 + moves that changed) times the deep searches, and a rare gain is measured a little
+/// shallower than `final_depth`.
 struct Gains {
     of_final: i32,
     values: Vec<(ChessMove, i32)>,
@@ -192,14 +199,17 @@ impl Gains {
     fn measure(
         pos: &crate::position::Position,
         seen: &[Seen],
-        final_move: ChessMove,
-        depth: u32,
+        (final_move, depth): (ChessMove, u32),
+        cap: u64,
         how: &Searching,
         tt: &TranspositionTable,
     ) -> Gains {
         let value = |m: ChessMove| {
             let limits = Limits {
-                mode: Mode::depth(depth),
+                mode: Mode {
+                    nodes: Some(cap.max(1)),
+                    ..Mode::depth(depth)
+                },
                 searchmoves: vec![m],
                 network: how.network.clone(),
                 ..Limits::default()
