@@ -218,6 +218,6 @@ fn bad_input_is_refused_in_one_line() {
     );
     let empty = dir.file("empty.epd", "# nothing\n");
     refused(&["--positions", arg(&empty), "--nodes", "9"], "no position");
-    let pgn = dir.file("bad.pgn", "[Event \"t\"]\n\n1. e4 Ke7 2. Qh5 Qz9 *\n");
+    let pgn = dir.file("bad.pgn", "[Event \"t\"]\n\n1. e4 e5 2. Qh5 Ke3 *\n");
     refused(&["--positions", arg(&pgn), "--nodes", "9"], "ply 4");
 }

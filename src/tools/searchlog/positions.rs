@@ -253,7 +253,7 @@ mod tests {
             .collect();
         origins.sort();
         assert_eq!(origins, ["1/0", "1/1", "1/2"]);
-        let bad = "[Event \"x\"]\n\n1. e4 Ke7 2. Qh5 Kf9 *\n";
+        let bad = "[Event \"x\"]\n\n1. e4 e5 2. Qh5 Ke3 *\n";
         let err = read_pgn(bad.as_bytes(), "t.pgn", &mut Sample::new(None, 1)).expect_err("bad");
         assert!(err.contains("ply 4"), "{err}");
     }
