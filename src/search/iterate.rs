@@ -47,6 +47,32 @@ pub struct SoftCheck<'a> {
     pub verdict: &'a soft::Verdict,
 }
 
+/// One completed iteration of the main thread, whatever bounds the search (a clock, nodes,
+/// a move time, a depth): what an observer of iterations
+/// ([`super::Signals::iterations_seen_by`]) is shown. `sandglass searchlog` records these to
+/// learn when another iteration is worth its time; the soft-stop check ([`SoftCheck`]) is
+/// made only under a clock, and says nothing of the move or the score.
+#[derive(Debug)]
+pub struct Completed<'a> {
+    pub depth: u32,
+    pub seldepth: usize,
+    /// Since `go`, and this iteration's own time.
+    pub elapsed: std::time::Duration,
+    pub iteration: std::time::Duration,
+    /// Nodes of all threads so far.
+    pub nodes: u64,
+    /// The iteration's best move and its score (side to move's view).
+    pub best: ChessMove,
+    pub score: i32,
+    /// What the adjustments read: best-move changes, stable iterations, the score drop, the
+    /// legal moves, and the best move's node share from `adjust::NODE_FRACTION_MIN_DEPTH` on.
+    pub progress: &'a adjust::Progress,
+    /// The best move's share of the first line's nodes so far, read at every depth (the
+    /// adjustments read it only from `NODE_FRACTION_MIN_DEPTH` on, where it means something
+    /// for play; a model may learn from the shallower ones too).
+    pub best_move_share: f64,
+}
+
 /// The move to play and its score, as known so far, and the line that shows it.
 struct Best {
     mv: ChessMove,
@@ -147,6 +173,20 @@ pub fn iterate(
         best = Best::of_line(&lines[0], depth, best.mv);
         if depth >= adjust::NODE_FRACTION_MIN_DEPTH {
             progress.best_move_nodes = Some(s.first_line_share(best.mv));
+        }
+        if s.stop.signals.sees_iterations() {
+            let now = s.stop.signals.since_go();
+            s.stop.signals.observe_iteration(&Completed {
+                depth,
+                seldepth: s.seldepth,
+                elapsed: now,
+                iteration: now.saturating_sub(iteration_start),
+                nodes: s.stop.total_nodes(),
+                best: best.mv,
+                score: best.score,
+                progress: &progress,
+                best_move_share: s.first_line_share(best.mv),
+            });
         }
 
         // Limits that end the search after a completed iteration.

@@ -25,12 +25,12 @@ use crate::time::{adjust, Mode, SoftRule};
 use crate::tt::TranspositionTable;
 use alphabeta::Searcher;
 use chess::ChessMove;
-pub use iterate::SoftCheck;
+pub use iterate::{Completed, SoftCheck};
 pub use memory::Memory;
 use ordering::MAX_PLY;
 use std::sync::Arc;
 use std::time::Duration;
-pub use stopper::{Observer, Signals, StopReason, Stopper};
+pub use stopper::{IterationObserver, Observer, Signals, StopReason, Stopper};
 
 /// What limits a search, and how. Time comes in as part of the mode, already decided by the
 /// time manager.

@@ -5,13 +5,16 @@
 //! are read every [`POLL_INTERVAL`] nodes. Why that interval, and how the hard stop fits with
 //! the soft stop and the allocation, is explained once, in `crate::time`.
 
-use super::iterate::SoftCheck;
+use super::iterate::{Completed, SoftCheck};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Told of every soft-stop check of the main thread (see [`Signals::observed_by`]).
 pub type Observer = Box<dyn Fn(&SoftCheck) + Send + Sync>;
+
+/// Told of every completed iteration of the main thread (see [`Signals::iterations_seen_by`]).
+pub type IterationObserver = Box<dyn Fn(&Completed) + Send + Sync>;
 
 /// Nodes between two polls of the clock and the stop flag.
 pub const POLL_INTERVAL: u64 = 1024;
@@ -41,6 +44,8 @@ pub struct Signals {
     /// Who wants to see the time manager decide, as it decides (`sandglass watch`); the
     /// engine sets none.
     observer: Option<Observer>,
+    /// Who records every completed iteration (`sandglass searchlog`); the engine sets none.
+    iterations: Option<IterationObserver>,
 }
 
 impl Signals {
@@ -57,6 +62,7 @@ impl Signals {
             helpers: AtomicUsize::new(0),
             wake: (Mutex::new(()), Condvar::new()),
             observer: None,
+            iterations: None,
         }
     }
 
@@ -73,6 +79,26 @@ impl Signals {
     pub fn observe(&self, check: &SoftCheck) {
         if let Some(o) = &self.observer {
             o(check);
+        }
+    }
+
+    /// These signals, with `observer` told of each completed iteration of the main thread,
+    /// whatever bounds the search: depth, time, nodes, move, score and what the adjustments
+    /// read. It is called between iterations and changes nothing the search does.
+    pub fn iterations_seen_by(mut self, observer: IterationObserver) -> Signals {
+        self.iterations = Some(observer);
+        self
+    }
+
+    /// Whether anyone watches the iterations (the search gathers what it shows only then).
+    pub fn sees_iterations(&self) -> bool {
+        self.iterations.is_some()
+    }
+
+    /// Tell the iterations' observer, if any, of one completed iteration.
+    pub fn observe_iteration(&self, done: &Completed) {
+        if let Some(o) = &self.iterations {
+            o(done);
         }
     }
 

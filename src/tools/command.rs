@@ -34,6 +34,9 @@ pub enum Tool {
     Probe(super::probe::ProbeArgs),
     /// Play one game live in the browser, showing how each side spends its clock.
     Watch(super::watch::WatchArgs),
+    /// Search positions from real games deeply and log each iteration, with whether and by
+    /// how much going deeper changed the move (CSV, for learning a soft-stop rule).
+    Searchlog(super::searchlog::SearchlogArgs),
 }
 
 impl Tool {
@@ -51,6 +54,7 @@ impl Tool {
             Tool::Train(args) => super::train::run(args).map(|()| true),
             Tool::Probe(args) => super::probe::run(args),
             Tool::Watch(args) => super::watch::run(args),
+            Tool::Searchlog(args) => super::searchlog::run(args),
         }
     }
 }

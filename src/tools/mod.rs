@@ -8,6 +8,7 @@ pub mod packed;
 pub mod perft;
 pub mod pgn;
 pub mod probe;
+pub mod searchlog;
 pub mod selfplay;
 pub mod tm;
 pub mod train;
