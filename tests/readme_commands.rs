@@ -226,7 +226,9 @@ fn the_readmes_commands_run_in_a_clean_clone() {
             }
             writes = OUTPUTS.contains(&word.as_str());
             let looks_like_a_file = word.contains('/')
-                || [".pgn", ".epd", ".nnue", ".bin"].iter().any(|e| word.ends_with(e));
+                || [".pgn", ".epd", ".nnue", ".bin"]
+                    .iter()
+                    .any(|e| word.ends_with(e));
             if looks_like_a_file && !word.starts_with('-') {
                 let path = Path::new(ROOT).join(word);
                 assert!(

@@ -534,6 +534,7 @@ fn search_limits(options: &Options, mode: Mode) -> Limits {
         soft_stop: options.soft_rule(),
         network: options.network(),
         tablebases: options.probing(),
+        strength: options.strength(),
         ..Limits::default()
     }
 }
