@@ -185,7 +185,8 @@ impl Strength {
         let mut limited = mode.clone();
         // Whole iterations until one ends past the budget, with a hard cap against a tree
         // that explodes; a `go nodes` below either keeps its own limit.
-        limited.soft_nodes = Some(mode.soft_nodes.map_or(budget, |n| n.min(budget)));
+        let asked = mode.soft_nodes.into_iter().chain(mode.nodes).min();
+        limited.soft_nodes = Some(asked.map_or(budget, |n| n.min(budget)));
         limited.nodes = Some(
             mode.nodes
                 .map_or(budget * HARD_NODES, |n| n.min(budget * HARD_NODES)),

@@ -452,6 +452,7 @@ impl Engine {
             memory: Arc::clone(&self.memory),
             signals: Arc::clone(&signals),
             timelog,
+            wdl: self.options.show_wdl,
         };
         self.start("search", signals, move |answered| job.run(answered));
     }
@@ -571,7 +572,10 @@ fn read_position(
 /// `time` and `nps` come from the same microsecond duration, so they agree: `time 0` means
 /// under a millisecond, and nps is then more than nodes × 1000, not exactly that as if a
 /// whole millisecond had passed.
-fn format_info(pos: &Position, info: &Info) -> String {
+///
+/// With `wdl` (`UCI_ShowWDL`) the score is followed by the win/draw/loss odds of the root
+/// position (`crate::wdl`), before any bound, as Stockfish prints them.
+fn format_info(pos: &Position, info: &Info, wdl: bool) -> String {
     let us = info.time.as_micros().max(1);
     let nps = u128::from(info.nodes) * 1_000_000 / us;
     let ms = us / 1000;
@@ -584,8 +588,13 @@ fn format_info(pos: &Position, info: &Info) -> String {
     let tbhits = info
         .tbhits
         .map_or(String::new(), |n| format!(" tbhits {n}"));
+    let wdl = if wdl {
+        format!(" {}", crate::wdl::uci(info.score, pos.board()))
+    } else {
+        String::new()
+    };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} time {} hashfull {}{tbhits} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{wdl}{bound} nodes {} nps {nps} time {} hashfull {}{tbhits} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -605,6 +614,8 @@ struct SearchJob {
     memory: Arc<Mutex<Memory>>,
     signals: Arc<Signals>,
     timelog: bool,
+    /// `UCI_ShowWDL`.
+    wdl: bool,
 }
 
 impl SearchJob {
@@ -617,6 +628,7 @@ impl SearchJob {
             memory,
             signals,
             timelog,
+            wdl,
         } = self;
         let started = Instant::now();
         let mut elapsed = 0;
@@ -628,9 +640,9 @@ impl SearchJob {
             &tt,
             &mut lock(&memory),
             &signals,
-            &mut |info| emit(&format_info(&pos, info)),
+            &mut |info| emit(&format_info(&pos, info, wdl)),
             &mut |outcome| {
-                elapsed = answer(&pos, &limits, &signals, outcome, started, timelog);
+                elapsed = answer(&pos, &limits, &signals, outcome, started, timelog, wdl);
                 answered.store(true, Ordering::SeqCst);
             },
         );
@@ -653,6 +665,7 @@ fn answer(
     outcome: &Outcome,
     started: Instant,
     timelog: bool,
+    wdl: bool,
 ) -> u64 {
     if outcome.reason == StopReason::NoMoves {
         let what = if pos.in_check() {
@@ -660,7 +673,12 @@ fn answer(
         } else {
             "stalemate"
         };
-        let score = if pos.in_check() { "mate 0" } else { "cp 0" };
+        let score = match (pos.in_check(), wdl) {
+            (true, false) => "mate 0",
+            (true, true) => "mate 0 wdl 0 0 1000",
+            (false, false) => "cp 0",
+            (false, true) => "cp 0 wdl 0 1000 0",
+        };
         emit(&format!("info depth 0 score {score}"));
         emit(&format!("info string no legal moves: {what}"));
     }
