@@ -67,7 +67,7 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 }
 
 /// UCI form: `cp 34` or `mate 3` / `mate -2`, mates counted in moves, not plies; a
-/// tablebase win `cp 19990` (see [`TB_CP`]).
+/// tablebase win `cp 19990` (see `TB_CP`).
 pub fn uci(score: i32) -> String {
     if score >= MATE_BOUND {
         format!("mate {}", (MATE - score + 1) / 2)

@@ -148,7 +148,7 @@ const BOLD_EM: [u16; 95] = [
 ];
 
 /// An upper bound of `text`'s width in px at `size` px: DejaVu Sans as measured by
-/// [`BOLD_EM`], a full em for any other character, and 3 % to spare for a fallback font.
+/// `BOLD_EM`, a full em for any other character, and 3 % to spare for a fallback font.
 pub fn text_width(text: &str, size: f64) -> f64 {
     let em: u32 = text
         .chars()
