@@ -26,7 +26,7 @@
 use super::alphabeta::Searcher;
 use super::aspiration::{info, search_line, Cut, Line};
 use super::ordering::MAX_PLY;
-use super::{strength, Info, Limits, Outcome, ScoreBound, StopReason};
+use super::{Info, Limits, Outcome, ScoreBound, StopReason};
 use crate::score::mates_within;
 use crate::time::{adjust, soft, TimeLimit};
 use chess::ChessMove;
@@ -75,7 +75,7 @@ pub fn iterate(
     let shown_lines = limits.multipv;
     let searched_lines = limits
         .strength
-        .map_or(limits.multipv, |_| limits.multipv.max(strength::LINES));
+        .map_or(limits.multipv, |st| limits.multipv.max(st.lines()));
     let mut show = |i: &Info| {
         if i.multipv <= shown_lines {
             last_shown = Some(Shown::of(i));

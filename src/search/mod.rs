@@ -151,7 +151,7 @@ pub fn search_then(
     let limited;
     let limits = match limits.strength {
         Some(st) => {
-            limited = st.limit(limits, pos.key());
+            limited = st.limit(limits);
             &limited
         }
         None => limits,
@@ -241,7 +241,10 @@ pub fn search_then(
         searcher.use_tablebases(limits.tablebases.as_ref(), verdict);
         searcher.blur = limits.strength.and_then(|st| st.blur());
         let outcome = iterate::iterate(&mut searcher, root_moves, limits, report);
-        if let Some(at) = limits.strength.and_then(|st| st.answer_at(&limits.mode)) {
+        if let Some(at) = limits
+            .strength
+            .and_then(|st| st.answer_at(&limits.mode, root.key()))
+        {
             signals.wait_since_go(at);
         }
         answer(&outcome);

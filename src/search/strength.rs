@@ -14,30 +14,31 @@
 //!
 //! 1. **A smaller search.** The search gets a node budget, [`Strength::nodes`], growing
 //!    geometrically with `s` (each doubling of nodes is worth about the same number of Elo
-//!    points). A node budget, unlike a slower clock, does not depend on the machine, and it
-//!    makes the strength of a setting nearly independent of the time control, as Stockfish's
-//!    own setting is (it picks its move at a fixed depth, `1 + level`). The search then runs
-//!    alone (`go nodes` is exact only with one thread).
+//!    points), and none at all at the top. A node budget, unlike a slower clock, does not
+//!    depend on the machine, and it makes the strength of a setting nearly independent of
+//!    the time control, as Stockfish's own setting is (it picks its move at a fixed depth,
+//!    `1 + level`). The search then runs alone (`go nodes` is exact only with one thread).
 //! 2. **Less knowledge.** Every static evaluation is blurred by a pseudo-random amount of up
 //!    to ± [`Strength::blur_cp`], taken from the position's key (Rodent III adds
 //!    `eval_blur / 2 − (key mod eval_blur)` in the same way): the same position always gets
 //!    the same error, so the engine never contradicts itself when a position comes back, and
 //!    the table stays consistent. The blur shrinks to nothing at the top.
-//! 3. **Errors among plausible moves only.** The search looks at [`LINES`] root moves (as
+//! 3. **Errors among plausible moves only.** The search scores [`LINES`] root moves (as
 //!    Stockfish's handicap does, with MultiPV 4), and the move played is drawn, again from
 //!    the position's key, among those whose score is within [`Strength::margin_cp`] of the
-//!    best, the better ones more likely. The margin grows as the setting falls. Rarely
-//!    ([`Strength::blunder_per_mille`], none at the upper settings) the margin widens to
+//!    best, the better ones more likely. The margin grows as the setting falls; where it is
+//!    too small to matter the search scores one line, as at full strength. Rarely
+//!    ([`Strength::blunder_per_mille`], none in the upper half) the margin widens to
 //!    [`Strength::blunder_margin_cp`]: a real blunder, as MadChess makes with its
 //!    `blunderPer1024`. A won or lost position (a mate or a tablebase result) is played
 //!    straight, so a won game is still won.
 //! 4. **A human-looking time.** A person neither answers at once nor thinks to the last
-//!    second. The move takes a share of the time manager's soft budget
-//!    ([`Strength::think_share`]: about a third of it at the bottom, two thirds at the top,
-//!    varied a little by the position), waiting out the rest when the node budget ends the
-//!    search sooner. The time manager itself is untouched: only the budget handed to the
-//!    search is scaled, and the hard limit stays where it was. Without a clock (`go depth`,
-//!    `go nodes`, `go infinite`) there is nothing to wait for.
+//!    second. A move is not answered before a share of the time manager's soft budget (or
+//!    of the `movetime`) has passed, [`Strength::think_share`]: between 30 % and 60 % of it,
+//!    by the position's key; the search is not asked to stop sooner than it would. The
+//!    time manager is untouched: its budget and hard limit stay as they were, and at the
+//!    upper settings, where the search itself takes that long, there is nothing to wait
+//!    for. Without a clock (`go depth`, `go nodes`, `go infinite`) there is no wait.
 //!
 //! # The scale
 //!
@@ -125,9 +126,10 @@ impl Strength {
     }
 
     /// The node budget of one move: 2^(6 + 14 s), from 64 nodes (depth 1 and its
-    /// quiescence) to about a million (more than a move at 10+0.1 searches at full strength).
-    pub fn nodes(self) -> u64 {
-        (2f64.powf(6.0 + 14.0 * self.level())).round() as u64
+    /// quiescence) to about a million; none at the top (s = 1).
+    pub fn nodes(self) -> Option<u64> {
+        let s = self.level();
+        (s < 1.0).then(|| 2f64.powf(6.0 + 14.0 * s).round() as u64)
     }
 
     /// The largest evaluation error, in centipawns: 120 (1 − s)², none at the top.
@@ -136,10 +138,20 @@ impl Strength {
         (120.0 * weak * weak).round() as i32
     }
 
-    /// How far below the best a move may score and still be played: 5 + 100 (1 − s)² cp.
+    /// How far below the best a move may score and still be played: 100 (1 − s)² cp.
     pub fn margin_cp(self) -> i32 {
         let weak = 1.0 - self.level();
-        (5.0 + 100.0 * weak * weak).round() as i32
+        (100.0 * weak * weak).round() as i32
+    }
+
+    /// Root lines the search scores: [`LINES`] while the margin matters (5 cp or more),
+    /// else one.
+    pub fn lines(self) -> usize {
+        if self.margin_cp() >= MIN_MARGIN_CP {
+            LINES
+        } else {
+            1
+        }
     }
 
     /// Moves in a thousand on which the margin widens to a blunder's: 80 (1 − s / 0.6)²,
@@ -154,11 +166,10 @@ impl Strength {
         400
     }
 
-    /// The share of the soft budget a move takes: (0.35 + 0.3 s), from three quarters to
-    /// five quarters of that by the position's key.
+    /// The share of the soft budget (or movetime) before which no move is answered: 0.3 to
+    /// 0.6, by the position's key.
     pub fn think_share(self, key: u64) -> f64 {
-        let u = unit(mix(key ^ self.salt() ^ THINK_SALT));
-        (0.35 + 0.3 * self.level()) * (0.75 + 0.5 * u)
+        0.3 + 0.3 * unit(mix(key ^ self.salt() ^ THINK_SALT))
     }
 
     /// What blurs the searcher's evaluations, if anything does at this level.
@@ -170,52 +181,42 @@ impl Strength {
         })
     }
 
-    /// The limits of a search from a root with `key`: the node budget (never more than the
-    /// `go` asked for), and the soft budget or movetime scaled by [`Strength::think_share`].
-    pub fn limit(self, limits: &Limits, key: u64) -> Limits {
+    /// The limits of a search at this strength: the node budget (never more than the `go`
+    /// asked for); the time limits stay the time manager's.
+    pub fn limit(self, limits: &Limits) -> Limits {
         let mut limited = limits.clone();
-        limited.mode = self.mode(&limits.mode, key);
+        limited.mode = self.mode(&limits.mode);
         limited
     }
 
-    fn mode(self, mode: &Mode, key: u64) -> Mode {
-        let budget = self.nodes();
-        let share = self.think_share(key);
-        let scale = |ms: u64| ((ms as f64 * share).round() as u64).max(1);
+    fn mode(self, mode: &Mode) -> Mode {
         let mut limited = mode.clone();
-        // Whole iterations until one ends past the budget, with a hard cap against a tree
-        // that explodes; a `go nodes` below either keeps its own limit.
-        let asked = mode.soft_nodes.into_iter().chain(mode.nodes).min();
-        limited.soft_nodes = Some(asked.map_or(budget, |n| n.min(budget)));
-        limited.nodes = Some(
-            mode.nodes
-                .map_or(budget * HARD_NODES, |n| n.min(budget * HARD_NODES)),
-        );
-        limited.time = match &mode.time {
-            TimeLimit::None => TimeLimit::None,
-            TimeLimit::MoveTime(ms) => TimeLimit::MoveTime(scale(*ms)),
-            TimeLimit::Clock(b) => {
-                let mut b = b.clone();
-                b.soft_ms = scale(b.soft_ms).min(b.hard_ms);
-                b.why = format!("{} → ×{share:.2} to look human (UCI_Elo)", b.why);
-                TimeLimit::Clock(b)
-            }
-        };
+        if let Some(budget) = self.nodes() {
+            // Whole iterations until one ends past the budget, with a hard cap against a
+            // tree that explodes; a `go nodes` below either keeps its own limit.
+            let asked = mode.soft_nodes.into_iter().chain(mode.nodes).min();
+            let cap = budget * HARD_NODES;
+            limited.soft_nodes = Some(asked.map_or(budget, |n| n.min(budget)));
+            limited.nodes = Some(mode.nodes.map_or(cap, |n| n.min(cap)));
+        }
         limited
     }
 
-    /// When a search of `limited` (from [`Strength::limit`]) may answer: not before its
-    /// scaled soft budget or movetime has passed since the `go` (or `ponderhit`). None when
-    /// there is no clock to look human against, or when the GUI decides (`go infinite`).
-    pub fn answer_at(self, limited: &Mode) -> Option<Duration> {
-        if limited.answer == Answer::AfterStop {
+    /// When a search of `mode` from a root with `key` may answer: not before its think time,
+    /// [`Strength::think_share`] of the soft budget or movetime, has passed since the `go`.
+    /// None when there is no clock to look human against, or when the GUI decides when
+    /// the answer comes (`go infinite`).
+    pub fn answer_at(self, mode: &Mode, key: u64) -> Option<Duration> {
+        if mode.answer == Answer::AfterStop {
             return None;
         }
-        match &limited.time {
-            TimeLimit::None => None,
-            TimeLimit::MoveTime(ms) => Some(Duration::from_millis(*ms)),
-            TimeLimit::Clock(b) => Some(Duration::from_millis(b.soft_ms)),
-        }
+        let ms = match &mode.time {
+            TimeLimit::None => return None,
+            TimeLimit::MoveTime(ms) => *ms,
+            TimeLimit::Clock(b) => b.soft_ms,
+        };
+        let share = self.think_share(key);
+        Some(Duration::from_millis((ms as f64 * share).round() as u64))
     }
 
     /// The line to play among `scores`, the root lines' scores best first (the search's
@@ -269,6 +270,8 @@ impl Strength {
 
 /// The hard node cap, as a multiple of the budget: iterations are whole unless one explodes.
 const HARD_NODES: u64 = 4;
+/// Below this margin the choice among lines is left out (see [`Strength::lines`]).
+const MIN_MARGIN_CP: i32 = 5;
 const THINK_SALT: u64 = 0x7468_696e_6b00_0001;
 const CHOOSE_SALT: u64 = 0x6368_6f6f_7365_0002;
 
@@ -352,7 +355,7 @@ mod tests {
             let s = Strength::at(elo);
             if let Some(p) = last {
                 assert!(s.level() >= p.level(), "{elo}");
-                assert!(s.nodes() >= p.nodes(), "{elo}");
+                assert!(s.nodes().unwrap_or(u64::MAX) >= p.nodes().unwrap_or(u64::MAX));
                 assert!(s.blur_cp() <= p.blur_cp(), "{elo}");
                 assert!(s.margin_cp() <= p.margin_cp(), "{elo}");
                 assert!(s.blunder_per_mille() <= p.blunder_per_mille(), "{elo}");
@@ -411,11 +414,12 @@ mod tests {
         }
     }
 
-    /// The budget handed to the search: nodes capped (never above the `go`'s own), the soft
-    /// budget and a movetime scaled below what they were, the hard limit untouched.
+    /// The search gets a node budget (never above the `go`'s own) and keeps the time
+    /// manager's limits; the answer waits for 30 % to 60 % of the soft budget or movetime.
     #[test]
-    fn the_search_gets_a_scaled_budget() {
+    fn the_search_gets_a_node_budget_and_a_think_time() {
         let s = Strength::at(1800);
+        let budget = s.nodes().expect("a budget below the top");
         let clock = Mode {
             time: TimeLimit::Clock(Budget {
                 soft_ms: 1_000,
@@ -424,31 +428,30 @@ mod tests {
             }),
             ..Mode::default()
         };
+        let m = s.mode(&clock);
+        assert_eq!(m.soft_nodes, Some(budget));
+        assert_eq!(m.nodes, Some(budget * HARD_NODES));
+        assert_eq!(m.time, clock.time, "the time manager's limits stay");
         for key in [1u64, 2, 3, 99] {
-            let m = s.mode(&clock, key);
-            assert_eq!(m.soft_nodes, Some(s.nodes()));
-            assert_eq!(m.nodes, Some(s.nodes() * HARD_NODES));
-            let TimeLimit::Clock(b) = &m.time else {
-                panic!("a clock stays a clock")
-            };
-            assert!((200..=900).contains(&b.soft_ms), "{}", b.soft_ms);
-            assert_eq!(b.hard_ms, 3_000);
-            assert_eq!(
-                s.answer_at(&m),
-                Some(Duration::from_millis(b.soft_ms)),
-                "waits for its think time"
-            );
+            let at = s.answer_at(&m, key).expect("a clock to wait on");
+            assert!((300..=600).contains(&at.as_millis()), "{at:?}");
         }
-        let m = s.mode(&Mode::nodes(10), 5);
+        let m = s.mode(&Mode::nodes(10));
         assert_eq!((m.soft_nodes, m.nodes), (Some(10), Some(10)));
-        assert_eq!(s.answer_at(&m), None);
-        let m = s.mode(&Mode::movetime(1_000), 5);
-        assert!(matches!(m.time, TimeLimit::MoveTime(ms) if ms < 1_000));
+        assert_eq!(s.answer_at(&m, 5), None);
+        let at = s.answer_at(&s.mode(&Mode::movetime(1_000)), 5);
+        assert!(at.is_some_and(|d| d < Duration::from_millis(1_000)));
         let infinite = Mode {
             answer: Answer::AfterStop,
             ..Mode::movetime(1_000)
         };
-        assert_eq!(s.answer_at(&s.mode(&infinite, 5)), None);
+        assert_eq!(s.answer_at(&infinite, 5), None);
+        // At the top there is no budget and one line: full strength's search.
+        let top = Strength::at(MAX_ELO);
+        assert_eq!(top.nodes(), None);
+        assert_eq!(top.lines(), 1);
+        assert_eq!(top.mode(&clock), clock);
+        assert_eq!(Strength::at(MIN_ELO).lines(), LINES);
     }
 
     /// SplitMix64's first outputs from seed 0 (Vigna's splitmix64.c: the state advances by
