@@ -141,7 +141,7 @@ def concurrency(text):
 # given a `timemargin`, and its measure includes the round trip through the pipes: at st=0.05
 # every game was lost by 1-4 ms, Stockfish's against itself too. An engine uses the whole move
 # time, as UCI asks, so it cannot absorb that itself. The earlier runner allowed the same 50 ms
-# (MEASUREMENTS, "Reliability"); clocks get no margin, since running one down is the engine's
+# (docs/measurements/reliability.md); clocks get no margin, since running one down is the engine's
 # own doing (its Move Overhead), and a forfeit there is what the gauntlet counts.
 MOVETIME_MARGIN_MS = 50
 

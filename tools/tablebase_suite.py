@@ -48,7 +48,10 @@ MAX_MOVES = 200
 PIECES = {"Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT, "P": chess.PAWN}
 
 
-def random_position(name, rng):
+def placed(name, rng):
+    """The material `name` (White's side first, e.g. `KRvKB`) on random squares with a random
+    side to move, or None when a pawn lands on the first or last rank; not yet checked for
+    legality. The tablebase cross-check test draws its positions with it too."""
     white, black = name.split("v")
     board = chess.Board(None)
     pieces = [(chess.KING, chess.WHITE), (chess.KING, chess.BLACK)]
@@ -59,7 +62,12 @@ def random_position(name, rng):
             return None
         board.set_piece_at(square, chess.Piece(piece, color))
     board.turn = rng.choice([chess.WHITE, chess.BLACK])
-    return board if board.is_valid() and not board.is_game_over() else None
+    return board
+
+
+def random_position(name, rng):
+    board = placed(name, rng)
+    return board if board and board.is_valid() and not board.is_game_over() else None
 
 
 def losing_moves(board, tb):

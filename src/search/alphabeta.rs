@@ -38,7 +38,7 @@ const DOUBLE_EXTENSIONS: u8 = 6;
 /// continuation histories, each within ±16,384) is below −[`HISTORY_PRUNING_MARGIN`] × depth
 /// is not searched (Stockfish's shape).
 const HISTORY_PRUNING_DEPTH: i32 = 4;
-/// Four times the 2,000 that MEASUREMENTS.md ("search bundle 2") measured with bonuses of
+/// Four times the 2,000 that docs/measurements/search.md ("search bundle 2") measured with bonuses of
 /// min(8·depth², 1,200): the bonus is now Ethereal's 32·min(depth², 400)
 /// ([`super::ordering::history_bonus`]), four times as large at the depths that prune, so
 /// the same share of quiet moves falls below it.
@@ -509,7 +509,7 @@ impl<'a> Searcher<'a> {
             // Not right after a quiet move that left a rook or queen to be taken: that is a
             // blunder, which the search refutes cheaply, or a sacrifice for a threat the
             // static evaluation cannot see (WAC.001's 1.Qg6, threatening mate). Only heavy
-            // pieces: guarding every quiet sacrifice measured worse (MEASUREMENTS.md).
+            // pieces: guarding every quiet sacrifice measured worse (docs/measurements/search.md).
             let margin = 75 * depth - if improving { 60 } else { 0 };
             if self.feat.reverse_futility
                 && depth <= 8

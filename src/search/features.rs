@@ -11,7 +11,7 @@
 //! when the first search starts. A misspelt name would switch nothing off and the match would
 //! measure nothing, so [`Features::requested`] tells which names were taken and which refused;
 //! the program says so (on stderr for a tool, as `info string` at `uci` for the engine). The
-//! results are recorded in `MEASUREMENTS.md`.
+//! results are recorded in `docs/measurements/search.md`.
 
 use once_cell::sync::Lazy;
 

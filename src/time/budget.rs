@@ -12,7 +12,7 @@ use std::fmt;
 /// The soft stop never starts an iteration it cannot pay for, so a move ends somewhere
 /// between about half the soft limit and all of it; with the plan used as the limit directly
 /// Sandglass finished 10+0.1 games with a third of its clock unused. The value is chosen by
-/// self-play matches against the previous one (MEASUREMENTS.md, issues 4 and 14). The clamps
+/// self-play matches against the previous one (docs/measurements/time-management.md, issues 4 and 14). The clamps
 /// below still bound the result.
 pub const SOFT_STOP_ALLOWANCE: f64 = 1.43;
 /// Soft never exceeds this share of the usable clock (time left − overhead), unless the
@@ -30,7 +30,7 @@ pub const LAST_MOVE_SHARE: f64 = 0.85;
 /// Soft and hard never come closer than this to the usable clock (time − Move Overhead − the
 /// round-trip reserve): after the hard stop the engine still has to notice it, unwind and
 /// print `bestmove`, and on a loaded machine that took up to 5 ms (Threads 1–2, quiet) and
-/// 14–27 ms (load 8) beyond a `movetime` (MEASUREMENTS.md, "Stop latency and movetime").
+/// 14–27 ms (load 8) beyond a `movetime` (docs/measurements/speed.md, "Stop latency and movetime").
 /// So a move that runs to its hard limit leaves at least Move Overhead + this on the clock,
 /// however small the clock: at `go wtime 32 movestogo 1` with a 10 ms overhead, hard is
 /// 12 ms rather than 85 % of 22.

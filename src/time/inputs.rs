@@ -59,7 +59,7 @@ pub const ROUND_TRIP_MS: f64 = 10.0;
 pub const PER_MOVE_RESERVE_MAX_MOVES: u32 = 100;
 /// Without `movestogo`, the round trip an increment does not pay (all of it in sudden death)
 /// is kept for this many future moves: that lag comes out of the clock for good on every
-/// move. 40 moves: the sudden-death reserve that ended the 2+0 time losses (MEASUREMENTS.md,
+/// move. 40 moves: the sudden-death reserve that ended the 2+0 time losses (docs/measurements/reliability.md,
 /// "Sudden death without increment reserves…").
 pub const SUDDEN_DEATH_RESERVE_MOVES: u32 = 40;
 /// Default of the engine's "Move Overhead" option.
@@ -67,7 +67,7 @@ pub const SUDDEN_DEATH_RESERVE_MOVES: u32 = 40;
 /// 50 ms, not the 10 ms Stockfish uses: with an increment smaller than a match runner's
 /// per-move lag the clock settles just above the overhead, where one lag spike larger than
 /// the overhead loses on time, and spikes of 35–64 ms were seen with two games at once on two
-/// cores (MEASUREMENTS.md). It is reserved once (see the module doc), so with an increment it
+/// cores (docs/measurements/time-management.md). It is reserved once (see the module doc), so with an increment it
 /// costs 50 ms of the whole clock.
 pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 50;
 

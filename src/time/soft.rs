@@ -32,7 +32,7 @@
 //!   the same estimator drives its node-limited search in `src/datagen.rs`.
 //!
 //! F = 2 is not the measured growth: the time per depth grows about 1.35× on average, but
-//! single steps range from 0.3 to 9 (MEASUREMENTS.md), so the 2x rule is deliberately
+//! single steps range from 0.3 to 9 (docs/measurements/time-management.md), so the 2x rule is deliberately
 //! cautious; `predicted` instead follows the growth actually seen in this search, which
 //! is why it needs no factor.
 

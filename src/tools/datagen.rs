@@ -79,7 +79,7 @@ pub struct DatagenArgs {
     /// Transposition table per thread, in MB (1 to 32768, and the threads' tables together
     /// must fit in memory as the engine's `Hash` must). A game's searches of a few thousand
     /// nodes each need little, and a small table stays in the processor's cache: 2 MB gave
-    /// about 10 % more positions a second than 8 MB (MEASUREMENTS.md, "Data generation's
+    /// about 10 % more positions a second than 8 MB (docs/measurements/network-chain.md, "Data generation's
     /// table size").
     #[arg(long, default_value_t = 2)]
     pub hash: usize,
@@ -99,7 +99,7 @@ pub const MAX_RANDOM_PLIES: u32 = 100;
 /// had or was rejected, or a game with no quiet position) after which datagen gives up. A
 /// book of dead draws or of mates in one, or a --reject-score that rejects every opening,
 /// would otherwise loop for ever without writing anything. Real runs are far from it: `gen10`
-/// rejected 9,515 openings while it played some 40,000 games (2.8 M positions, MEASUREMENTS.md,
+/// rejected 9,515 openings while it played some 40,000 games (2.8 M positions, docs/measurements/network-chain.md,
 /// at about 70 a game), about one in five; even at 0.97 a thousand in a row has odds below
 /// 1e-13.
 pub const MAX_FRUITLESS_GAMES: u32 = 1_000;

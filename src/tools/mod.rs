@@ -19,7 +19,7 @@ use std::sync::Arc;
 /// The network of the tools that search (`bench`, `epd`, `selfplay`, `datagen`): the file
 /// `--eval-file` names, read as the `EvalFile` option reads it, else the engine's default.
 /// `bench` times a candidate before it is embedded with it; a generation of training data is
-/// made by the network that played it, so the README's line for an older generation names
+/// made by the network that played it, so docs/training.md's line for an older generation names
 /// its network by file once a newer one is embedded.
 pub fn eval_file_network(eval_file: Option<&str>) -> Result<Option<Arc<Network>>, String> {
     match eval_file {

@@ -11,7 +11,7 @@
 //! that the first touch of each 2 MB range already faults in a huge page. The advice is what a
 //! kernel whose transparent huge pages are in `madvise` mode waits for; in `always` mode it
 //! changes nothing, and in `never` mode, or off Linux, the table is simply made of small
-//! pages. MEASUREMENTS.md ("Huge pages for the transposition table") has what it is worth.
+//! pages. docs/measurements/speed.md ("Huge pages for the transposition table") has what it is worth.
 
 use super::Bucket;
 use std::alloc::{alloc, dealloc, handle_alloc_error, Layout};

@@ -21,7 +21,8 @@ import sys
 import chess
 import chess.syzygy
 
-PIECES = {"Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT, "P": chess.PAWN}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import tablebase_suite  # noqa: E402  (the suite's random placement of a material)
 
 
 def material_sets(folder):
@@ -32,17 +33,9 @@ def material_sets(folder):
 
 def random_position(name, rng):
     """A random legal position of the material `name` (White's side first), or None."""
-    white, black = name.split("v")
-    board = chess.Board(None)
-    pieces = [(chess.KING, chess.WHITE), (chess.KING, chess.BLACK)]
-    pieces += [(PIECES[c], chess.WHITE) for c in white[1:]]
-    pieces += [(PIECES[c], chess.BLACK) for c in black[1:]]
-    squares = rng.sample(range(64), len(pieces))
-    for (piece, color), square in zip(pieces, squares):
-        if piece == chess.PAWN and chess.square_rank(square) in (0, 7):
-            return None
-        board.set_piece_at(square, chess.Piece(piece, color))
-    board.turn = rng.choice([chess.WHITE, chess.BLACK])
+    board = tablebase_suite.placed(name, rng)
+    if board is None:
+        return None
     # Now and then a double pawn push just made, so that en passant is probed too.
     if rng.random() < 0.3:
         for square in board.pieces(chess.PAWN, not board.turn):

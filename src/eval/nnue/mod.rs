@@ -22,7 +22,7 @@
 //! A network may have several output neurons ("output buckets"), of which the number of
 //! pieces on the board picks one ([`output_bucket`]): an endgame's few pieces are then
 //! weighed by weights of their own instead of the ones tuned mostly on middlegames, at the
-//! cost of nothing in the accumulator. MEASUREMENTS.md ("Network 6") has what each choice
+//! cost of nothing in the accumulator. docs/measurements/evaluation.md ("Network 6") has what each choice
 //! was worth.
 //!
 //! Why mirror left-right: a position and its reflection have the same value once castling
@@ -66,7 +66,7 @@
 //! the first ones and leaves the rest zero: a zero neuron's sum is always 0, σ(0) is 0 under
 //! both activations, and its output weights are 0, so it adds exactly nothing. A build with
 //! a wider layer therefore plays an older, narrower network move for move as the narrower
-//! build did (only slower), and the README's lines that name an older network with
+//! build did (only slower), and docs/training.md's lines that name an older network with
 //! `--eval-file` keep making the same data. Such a network is written back at full width.
 
 mod accumulator;
@@ -572,7 +572,7 @@ impl Network {
 /// Σ term(a, w) over the hidden neurons in i32. Written as one plain reduction, the compiler
 /// vectorises it along the neurons (16 lanes of i16 a step with AVX2, one multiply-add each).
 /// An earlier form with 16 explicit i32 lanes was vectorised across the chunks instead, each
-/// vector gathered a word at a time (MEASUREMENTS.md, "The network's dot product").
+/// vector gathered a word at a time (docs/measurements/speed.md, "The network's dot product").
 /// The sum cannot overflow (the bounds are checked where the constants are defined), so a
 /// plain `sum` keeps debug builds' overflow check.
 #[inline(always)]

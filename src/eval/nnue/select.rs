@@ -1,5 +1,5 @@
 //! Which evaluation a search uses: the network (the default, since it beat the hand-written
-//! evaluation in matches; MEASUREMENTS.md) or the hand-written one, kept for teaching and
+//! evaluation in matches; docs/measurements/evaluation.md) or the hand-written one, kept for teaching and
 //! comparison, and where a network comes from (a file, or the one built in).
 //!
 //! The choice is not the process's: whoever starts a search hands it the network, or none
@@ -13,8 +13,8 @@ use once_cell::sync::Lazy;
 use std::path::Path;
 use std::sync::Arc;
 
-/// The network shipped inside the binary. README ("Training the network") has the commands
-/// and the data that made it.
+/// The network shipped inside the binary. docs/training.md ("How the shipped network was
+/// made") has the commands and the data that made it.
 const EMBEDDED: &[u8] = include_bytes!("embedded.nnue");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

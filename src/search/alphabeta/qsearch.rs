@@ -31,7 +31,7 @@ impl Searcher<'_> {
     /// eight pawns a side promoting) has an exponential number of even-trade orders, and depth
     /// 1 never finished. Results are stored in the table so that orders transpose, and the
     /// width is capped by move-count pruning and recapture-only deep quiescence (see the
-    /// constants); `QS_MAX_DEPTH` is only a backstop. Node counts in MEASUREMENTS.md.
+    /// constants); `QS_MAX_DEPTH` is only a backstop. Node counts in docs/measurements/search.md.
     pub fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: i32) -> i32 {
         self.pv_len[ply] = ply;
         if !self.stop.tick() {

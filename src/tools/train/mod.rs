@@ -123,7 +123,7 @@ pub struct TrainArgs {
     pub weight_decay: f32,
     /// Weight of the game result in the target (the rest is the search score). 0 by
     /// default: with tens of thousands of games the network memorises their results
-    /// (MEASUREMENTS.md, "train on the search score alone"; at 3.46 M positions of `gen10`,
+    /// (docs/measurements/evaluation.md, "train on the search score alone"; at 3.46 M positions of `gen10`,
     /// λ 0.4 lost to λ 0 by 128 ± 39 Elo, "network 8's candidates").
     #[arg(long, default_value_t = 0.0, value_parser = zero_to_one)]
     pub lambda: f32,
@@ -138,7 +138,7 @@ pub struct TrainArgs {
     pub seed: u64,
     /// Train for the engine's output grid (steps of 1/QB), and choose the best epoch by the
     /// loss as written. A link's output weights move by less than half a step, so without
-    /// this its file keeps little of what it learnt (MEASUREMENTS.md, "an eighth link").
+    /// this its file keeps little of what it learnt (docs/measurements/network-chain.md, "an eighth link").
     /// `--grid-output` alone is `snap`, which needs --start-from or --resume (random output
     /// weights would stay random); `--grid-output=qat` (with `=`: a word after a space is
     /// data) trains float masters through their rounded copy.
@@ -673,7 +673,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         let valid_loss = mean_loss(&w, &valid, &targets, threads);
         // The file holds the weights rounded to the engine's integers, and that rounding can
         // undo a link's small steps: a link's output weights move by less than the 1/QB
-        // between two stored values (MEASUREMENTS.md, "an eighth link"). So the loss of
+        // between two stored values (docs/measurements/network-chain.md, "an eighth link"). So the loss of
         // the network as it would be written is printed beside the float one.
         let written = model::dequantise(&model::quantise(&w, shape)).1;
         let written_loss = mean_loss(&written, &valid, &targets, threads);

@@ -178,7 +178,7 @@ pub fn snap_output_weights(w: &mut [f32], shape: Shape) {
 /// straight through the rounding (Bengio, Léonard & Courville 2013, "Estimating or
 /// Propagating Gradients Through Stochastic Neurons for Conditional Computation", the
 /// straight-through estimator). The feature layer is left in float: rounding it to its
-/// 1/QA grid costs nothing measurable (MEASUREMENTS.md, "an eighth link"), and so are
+/// 1/QA grid costs nothing measurable (docs/measurements/network-chain.md, "an eighth link"), and so are
 /// the output biases, stored in steps of 1/(QA·QB).
 pub fn with_output_on_grid(w: &[f32], shape: Shape) -> Vec<f32> {
     let mut on_grid = w.to_vec();
@@ -455,7 +455,7 @@ pub struct Progress {
 }
 
 /// How `--grid-output` trains for the engine's output grid (steps of 1/QB), where a link's
-/// small steps are otherwise lost when the file is written (MEASUREMENTS.md, "an eighth
+/// small steps are otherwise lost when the file is written (docs/measurements/network-chain.md, "an eighth
 /// link").
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GridOutput {

@@ -27,7 +27,7 @@
 //! bonus; `--free-signs` lifts this), and `--freeze` keeps whole groups fixed.
 //! Results alone are a noisy target for this many weights; `--lambda` < 1 blends in the
 //! search score each self-play move records. The commands that produced the committed
-//! weights are in the README, and what they gave is in MEASUREMENTS.md.
+//! weights are in docs/training.md, and what they gave is in docs/measurements/evaluation.md.
 
 mod fit;
 mod pgn;
