@@ -44,9 +44,12 @@
 //!
 //! `UCI_Elo` takes Stockfish 15.1's range, 1350 to 2850, and its scale: a setting means the
 //! strength of Stockfish 15.1 at the same `UCI_Elo`. Stockfish calibrated its setting at
-//! 60+0.6 against CCRL 40/4 anchors; Sandglass's was calibrated by games against Stockfish
-//! 15.1 itself at 10+0.1 (the table [`CURVE`] holds the fit, docs/strength-limit.md the
-//! games). `Skill Level` 0–20 maps onto the same scale through Stockfish's own formula
+//! 60+0.6 against CCRL 40/4 anchors; Sandglass's is calibrated by games against Stockfish
+//! 15.1 itself at 10+0.1: the table [`CURVE`] maps a setting to the level `s`, and
+//! docs/measurements/strength-limit.md holds the games behind it. Full strength is the top
+//! of the curve: at 10+0.1 Sandglass at full strength scores below Stockfish 15.1 at 2850
+//! (MEASUREMENTS.md), so the highest settings cannot reach what they claim at that control.
+//! `Skill Level` 0–20 maps onto the same scale through Stockfish's own formula
 //! ([`skill_elo`]); level 20, the default, is full strength.
 //!
 //! # Determinism
@@ -69,9 +72,17 @@ pub const MAX_SKILL: i64 = 20;
 /// Root moves the limited search scores, to choose among (Stockfish's handicap uses 4).
 pub const LINES: usize = 4;
 
-/// `UCI_Elo` against the internal level `s`, fitted by games against Stockfish 15.1 at
-/// 10+0.1 (docs/strength-limit.md); read by linear interpolation between the points.
-pub const CURVE: [(i64, f64); 2] = [(MIN_ELO, 0.0), (MAX_ELO, 1.0)];
+/// `UCI_Elo` against the internal level `s`, read by linear interpolation between the
+/// points. The first straight line from 0 at 1350 to 1 at 2850 played Stockfish 15.1 at
+/// 1400 as a setting 250 higher (docs/measurements/strength-limit.md, the pilot); the points
+/// are fitted to the games against Stockfish 15.1 at 10+0.1 recorded there.
+pub const CURVE: [(i64, f64); 5] = [
+    (MIN_ELO, 0.18),
+    (1400, 0.20),
+    (2200, 0.52),
+    (2600, 0.83),
+    (MAX_ELO, 1.0),
+];
 
 /// A strength limit: the `UCI_Elo` it plays at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -346,6 +357,21 @@ mod tests {
             Some(Strength::at(2000)),
             "UCI_Elo wins over Skill Level"
         );
+    }
+
+    /// The curve covers the whole range, rises with the setting, ends at full strength, and
+    /// its points are read exactly.
+    #[test]
+    fn the_curve_spans_the_range_and_rises() {
+        assert_eq!(CURVE[0].0, MIN_ELO);
+        assert_eq!(CURVE[CURVE.len() - 1], (MAX_ELO, 1.0));
+        for pair in CURVE.windows(2) {
+            assert!(pair[0].0 < pair[1].0 && pair[0].1 < pair[1].1, "{pair:?}");
+            assert!((0.0..=1.0).contains(&pair[0].1));
+        }
+        for &(elo, s) in &CURVE {
+            assert!((Strength::at(elo).level() - s).abs() < 1e-12, "{elo}");
+        }
     }
 
     #[test]
