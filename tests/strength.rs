@@ -299,3 +299,35 @@ fn wdl_triples_follow_the_score() {
     }
     e.finish();
 }
+
+/// A limited search leaves blurred evaluations in the table: switched off without a
+/// `ucinewgame`, the next search still starts from an empty table and prints exactly what a
+/// fresh engine prints.
+#[test]
+fn switching_the_limit_off_mid_game_leaves_nothing_behind() {
+    let _s = serial();
+    let run = |e: &mut Engine| -> Vec<String> {
+        e.send(POSITIONS[1]);
+        e.send("go depth 9");
+        e.until_bestmove(LIVE).iter().map(timeless).collect()
+    };
+    let mut fresh = Engine::ready();
+    let plain = run(&mut fresh);
+    fresh.finish();
+    let mut e = Engine::ready();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1500");
+    e.sync();
+    e.send(POSITIONS[1]);
+    e.send("go nodes 3000");
+    e.until_bestmove(LIVE);
+    e.send("setoption name UCI_LimitStrength value false");
+    e.sync();
+    let after = run(&mut e);
+    if plain != after {
+        e.fail(&format!(
+            "full strength after a limited search differs:\n{plain:?}\n{after:?}"
+        ));
+    }
+    e.finish();
+}

@@ -22,7 +22,9 @@
 //!    to ± [`Strength::blur_cp`], taken from the position's key (Rodent III adds
 //!    `eval_blur / 2 − (key mod eval_blur)` in the same way): the same position always gets
 //!    the same error, so the engine never contradicts itself when a position comes back, and
-//!    the table stays consistent. The blur shrinks to nothing at the top.
+//!    the table stays consistent. The blur shrinks to nothing at the top. A search at another
+//!    strength, full strength included, starts from an empty table and empty histories (the
+//!    engine clears them, as `ucinewgame` does), so no blurred entry outlives its setting.
 //! 3. **Errors among plausible moves only.** The search scores [`LINES`] root moves (as
 //!    Stockfish's handicap does, with MultiPV 4), and the move played is drawn, again from
 //!    the position's key, among those whose score is within [`Strength::margin_cp`] of the

@@ -7,6 +7,7 @@ use super::parse::{self, Command, GoParams, PositionStart};
 use crate::position::{Position, UciMove};
 use crate::score;
 use crate::search::features::Features;
+use crate::search::strength::Strength;
 use crate::search::{self, Info, Limits, Memory, Outcome, ScoreBound, Signals, StopReason};
 use crate::tablebase::Tablebases;
 use crate::time::{self, Answer, Game, Mode, TimeLimit};
@@ -83,6 +84,10 @@ pub struct Engine {
     /// `isready`, `position`, `go` or table `setoption` calls).
     deferred: Vec<(String, Option<String>)>,
     debug: bool,
+    /// The strength limit the table and the histories were last searched with (None: full
+    /// strength). A limited search stores blurred evaluations (`search::strength`), so a
+    /// search at another strength starts from an empty table, as after `ucinewgame`.
+    searched_strength: Option<Strength>,
 }
 
 impl Default for Engine {
@@ -170,6 +175,7 @@ impl Engine {
             running: None,
             deferred: Vec::new(),
             debug: false,
+            searched_strength: None,
         }
     }
 
@@ -414,6 +420,11 @@ impl Engine {
         let (mode, time_notes) = time::decide(&params.limits, us, &game, &self.options.time);
         let mut notes = Vec::new();
         let mut limits = search_limits(&self.options, mode);
+        if limits.strength != self.searched_strength {
+            self.tt.clear();
+            lock(&self.memory).clear();
+            self.searched_strength = limits.strength;
+        }
         for text in &params.searchmoves {
             match pos.parse_move(text) {
                 Ok(UciMove::Move(m)) => limits.searchmoves.push(m),
