@@ -78,14 +78,14 @@ pub const LINES: usize = 4;
 /// `UCI_Elo` against the internal level `s`, read by linear interpolation between the
 /// points, fitted to games against Stockfish 15.1 at 10+0.1
 /// (docs/measurements/strength-limit.md). The first curve through s = 0.20 at 1400, 0.52 at
-/// 2200 and 0.83 at 2600 played about 1240, 1650 and 2410 (16 games each), and full strength
+/// 2200 and 0.83 at 2600 played about 1240, 1650 and 2560 (16 games each), and full strength
 /// plays about 2680: this curve goes through those points, read the other way round.
 pub const CURVE: [(i64, f64); 7] = [
     (MIN_ELO, 0.29),
     (1400, 0.325),
     (1800, 0.58),
     (2200, 0.745),
-    (2600, 0.95),
+    (2600, 0.89),
     (2680, 1.0),
     (MAX_ELO, 1.0),
 ];
