@@ -153,7 +153,10 @@ mod tests {
             }
             let (w, d, l) = SANDGLASS.wdl(0, material);
             assert_eq!(w, l);
-            assert!(d > w, "a draw is the likeliest result of an even score: {w} {d} {l}");
+            assert!(
+                d > w,
+                "a draw is the likeliest result of an even score: {w} {d} {l}"
+            );
         }
         assert_eq!(SANDGLASS.wdl(MATE - 3, 40), (1000, 0, 0));
         assert_eq!(SANDGLASS.wdl(-(TB_WIN - 9), 40), (0, 0, 1000));
