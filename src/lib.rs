@@ -3,7 +3,7 @@
 //! Layers, each knowing only the ones below it: `tools` (command-line tools) and `uci`
 //! (protocol and engine loop) → `search` → `position`, `eval`, `tt`, `time`, `tablebase`
 //! (Syzygy probing, over `position`); `score` (mate conventions) sits below `tt` and
-//! `search`, and `rng` serves tools and tests.
+//! `search`, `wdl` (win/draw/loss odds of a score) beside it, and `rng` serves tools and tests.
 
 pub mod eval;
 pub mod position;
@@ -15,3 +15,4 @@ pub mod time;
 pub mod tools;
 pub mod tt;
 pub mod uci;
+pub mod wdl;

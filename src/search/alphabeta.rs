@@ -109,6 +109,8 @@ pub struct Searcher<'a> {
     pub root_tb_score: Option<i32>,
     /// Whether `info` lines report `tbhits` (tables are in use).
     pub reports_tbhits: bool,
+    /// The evaluation blur of a strength limit (`search::strength`); None at full strength.
+    pub blur: Option<super::strength::Blur>,
 }
 
 /// One child search for [`Searcher::search_child`]: the parent's ply and window, the depth
@@ -164,6 +166,7 @@ impl<'a> Searcher<'a> {
             tb: None,
             root_tb_score: None,
             reports_tbhits: false,
+            blur: None,
         }
         .with_network(network)
     }

@@ -112,10 +112,20 @@ pub fn iterate(
 ) -> Outcome {
     // What the last line printed said, to print the closing line only if it says more.
     let mut last_shown: Option<Shown> = None;
+    // A strength limit searches more lines than the GUI asked for, to choose among them
+    // (`strength.rs`); only the lines asked for are shown.
+    let shown_lines = limits.multipv;
+    let searched_lines = limits
+        .strength
+        .map_or(limits.multipv, |st| limits.multipv.max(st.lines()));
     let mut show = |i: &Info| {
-        last_shown = Some(Shown::of(i));
-        report(i)
+        if i.multipv <= shown_lines {
+            last_shown = Some(Shown::of(i));
+            report(i)
+        }
     };
+    // The last completed iteration's lines, best first, when a strength limit chooses.
+    let mut last_lines: Vec<Line> = Vec::new();
     s.order_root_moves_first(&mut root_moves);
     let max_depth = limits
         .mode
@@ -144,7 +154,7 @@ pub fn iterate(
         s.seldepth = 0;
         // The soft stop counts from `go`, pondering included (see `crate::time`).
         let iteration_start = s.stop.signals.since_go();
-        let mut lines = match search_lines(s, &root_moves, depth, limits.multipv, &best, &mut show)
+        let mut lines = match search_lines(s, &root_moves, depth, searched_lines, &best, &mut show)
         {
             Iteration::Done(lines) => lines,
             Iteration::Cut(cut) => {
@@ -171,6 +181,9 @@ pub fn iterate(
         order_root_moves(&mut root_moves, &lines);
         track_progress(&mut progress, depth, &best, &lines[0]);
         best = Best::of_line(&lines[0], depth, best.mv);
+        if limits.strength.is_some() {
+            last_lines.clone_from(&lines);
+        }
         if depth >= adjust::NODE_FRACTION_MIN_DEPTH {
             progress.best_move_nodes = Some(s.first_line_share(best.mv));
         }
@@ -250,6 +263,14 @@ pub fn iterate(
                 };
                 break;
             }
+        }
+    }
+    // A strength limit may play another of the last completed iteration's lines.
+    if let Some(st) = limits.strength {
+        let scores: Vec<i32> = last_lines.iter().map(|l| l.score).collect();
+        let chosen = st.choose(s.pos.key(), &scores);
+        if chosen > 0 {
+            best = Best::of_line(&last_lines[chosen], completed, best.mv);
         }
     }
     // The last line shown is the move played.

@@ -15,6 +15,7 @@ pub mod ordering;
 pub mod pv;
 pub mod see;
 pub mod stopper;
+pub mod strength;
 pub mod tablebase;
 
 use crate::eval::nnue::Network;
@@ -49,6 +50,9 @@ pub struct Limits {
     pub network: Option<Arc<Network>>,
     /// Syzygy tables and how to probe them; None (the default) probes nothing.
     pub tablebases: Option<Probing>,
+    /// A strength limit (`UCI_LimitStrength`, `Skill Level`); None (the default) plays at
+    /// full strength. Everything it changes is in [`strength`].
+    pub strength: Option<strength::Strength>,
 }
 
 impl Default for Limits {
@@ -62,6 +66,7 @@ impl Default for Limits {
             soft_stop: SoftRule::default(),
             network: crate::eval::nnue::select::default_network(),
             tablebases: None,
+            strength: None,
         }
     }
 }
@@ -143,6 +148,15 @@ pub fn search_then(
     report: &mut dyn FnMut(&Info),
     answer: &mut dyn FnMut(&Outcome),
 ) -> Outcome {
+    // A strength limit searches within its own budget (`strength.rs`).
+    let limited;
+    let limits = match limits.strength {
+        Some(st) => {
+            limited = st.limit(limits);
+            &limited
+        }
+        None => limits,
+    };
     let mut root = pos.clone();
     root.trim_record();
     root.set_search_root();
@@ -211,6 +225,7 @@ pub fn search_then(
                     Searcher::new(root, tt, stopper, limits.network.clone(), thread_memory);
                 searcher.mate_search = limits.mode.mate.is_some();
                 searcher.use_tablebases(limits.tablebases.as_ref(), verdict);
+                searcher.blur = limits.strength.and_then(|st| st.blur());
                 helper_loop(&mut searcher, &moves, id);
                 signals.helper_ended();
             });
@@ -225,7 +240,14 @@ pub fn search_then(
         );
         searcher.mate_search = limits.mode.mate.is_some();
         searcher.use_tablebases(limits.tablebases.as_ref(), verdict);
+        searcher.blur = limits.strength.and_then(|st| st.blur());
         let outcome = iterate::iterate(&mut searcher, root_moves, limits, report);
+        if let Some(at) = limits
+            .strength
+            .and_then(|st| st.answer_at(&limits.mode, root.key()))
+        {
+            signals.wait_since_go(at);
+        }
         answer(&outcome);
         signals.finish();
         outcome

@@ -189,6 +189,33 @@ impl Signals {
     }
 }
 
+impl Signals {
+    /// Block until `at` has passed since the `go` and the search is no longer pondering, or
+    /// until `stop`: a limited strength's human-looking think time
+    /// (`search::strength`). Time spent pondering counts, as a person's does.
+    pub fn wait_since_go(&self, at: Duration) {
+        let mut guard = self.wake.0.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if self.stopped() {
+                return;
+            }
+            let left = at.saturating_sub(self.since_go());
+            if left.is_zero() && !self.pondering() {
+                return;
+            }
+            let nap = if left.is_zero() {
+                Duration::from_millis(50)
+            } else {
+                left.min(Duration::from_millis(50))
+            };
+            guard = match self.wake.1.wait_timeout(guard, nap) {
+                Ok((g, _)) => g,
+                Err(e) => e.into_inner().0,
+            };
+        }
+    }
+}
+
 /// Why a search ended, for `TimeLog` and tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StopReason {

@@ -7,6 +7,7 @@ use super::parse::{self, Command, GoParams, PositionStart};
 use crate::position::{Position, UciMove};
 use crate::score;
 use crate::search::features::Features;
+use crate::search::strength::Strength;
 use crate::search::{self, Info, Limits, Memory, Outcome, ScoreBound, Signals, StopReason};
 use crate::tablebase::Tablebases;
 use crate::time::{self, Answer, Game, Mode, TimeLimit};
@@ -83,6 +84,10 @@ pub struct Engine {
     /// `isready`, `position`, `go` or table `setoption` calls).
     deferred: Vec<(String, Option<String>)>,
     debug: bool,
+    /// The strength limit the table and the histories were last searched with (None: full
+    /// strength). A limited search stores blurred evaluations (`search::strength`), so a
+    /// search at another strength starts from an empty table, as after `ucinewgame`.
+    searched_strength: Option<Strength>,
 }
 
 impl Default for Engine {
@@ -170,6 +175,7 @@ impl Engine {
             running: None,
             deferred: Vec::new(),
             debug: false,
+            searched_strength: None,
         }
     }
 
@@ -414,6 +420,11 @@ impl Engine {
         let (mode, time_notes) = time::decide(&params.limits, us, &game, &self.options.time);
         let mut notes = Vec::new();
         let mut limits = search_limits(&self.options, mode);
+        if limits.strength != self.searched_strength {
+            self.tt.clear();
+            lock(&self.memory).clear();
+            self.searched_strength = limits.strength;
+        }
         for text in &params.searchmoves {
             match pos.parse_move(text) {
                 Ok(UciMove::Move(m)) => limits.searchmoves.push(m),
@@ -452,6 +463,7 @@ impl Engine {
             memory: Arc::clone(&self.memory),
             signals: Arc::clone(&signals),
             timelog,
+            wdl: self.options.show_wdl,
         };
         self.start("search", signals, move |answered| job.run(answered));
     }
@@ -534,6 +546,7 @@ pub fn search_limits(options: &Options, mode: Mode) -> Limits {
         soft_stop: options.soft_rule(),
         network: options.network(),
         tablebases: options.probing(),
+        strength: options.strength(),
         ..Limits::default()
     }
 }
@@ -570,7 +583,10 @@ fn read_position(
 /// `time` and `nps` come from the same microsecond duration, so they agree: `time 0` means
 /// under a millisecond, and nps is then more than nodes × 1000, not exactly that as if a
 /// whole millisecond had passed.
-fn format_info(pos: &Position, info: &Info) -> String {
+///
+/// With `wdl` (`UCI_ShowWDL`) the score is followed by the win/draw/loss odds of the root
+/// position (`crate::wdl`), before any bound, as Stockfish prints them.
+fn format_info(pos: &Position, info: &Info, wdl: bool) -> String {
     let us = info.time.as_micros().max(1);
     let nps = u128::from(info.nodes) * 1_000_000 / us;
     let ms = us / 1000;
@@ -583,8 +599,13 @@ fn format_info(pos: &Position, info: &Info) -> String {
     let tbhits = info
         .tbhits
         .map_or(String::new(), |n| format!(" tbhits {n}"));
+    let wdl = if wdl {
+        format!(" {}", crate::wdl::uci(info.score, pos.board()))
+    } else {
+        String::new()
+    };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} time {} hashfull {}{tbhits} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{wdl}{bound} nodes {} nps {nps} time {} hashfull {}{tbhits} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -604,6 +625,8 @@ struct SearchJob {
     memory: Arc<Mutex<Memory>>,
     signals: Arc<Signals>,
     timelog: bool,
+    /// `UCI_ShowWDL`.
+    wdl: bool,
 }
 
 impl SearchJob {
@@ -616,6 +639,7 @@ impl SearchJob {
             memory,
             signals,
             timelog,
+            wdl,
         } = self;
         let started = Instant::now();
         let mut elapsed = 0;
@@ -627,9 +651,9 @@ impl SearchJob {
             &tt,
             &mut lock(&memory),
             &signals,
-            &mut |info| emit(&format_info(&pos, info)),
+            &mut |info| emit(&format_info(&pos, info, wdl)),
             &mut |outcome| {
-                elapsed = answer(&pos, &limits, &signals, outcome, started, timelog);
+                elapsed = answer(&pos, &limits, &signals, outcome, started, timelog, wdl);
                 answered.store(true, Ordering::SeqCst);
             },
         );
@@ -652,6 +676,7 @@ fn answer(
     outcome: &Outcome,
     started: Instant,
     timelog: bool,
+    wdl: bool,
 ) -> u64 {
     if outcome.reason == StopReason::NoMoves {
         let what = if pos.in_check() {
@@ -659,7 +684,12 @@ fn answer(
         } else {
             "stalemate"
         };
-        let score = if pos.in_check() { "mate 0" } else { "cp 0" };
+        let score = match (pos.in_check(), wdl) {
+            (true, false) => "mate 0",
+            (true, true) => "mate 0 wdl 0 0 1000",
+            (false, false) => "cp 0",
+            (false, true) => "cp 0 wdl 0 1000 0",
+        };
         emit(&format!("info depth 0 score {score}"));
         emit(&format!("info string no legal moves: {what}"));
     }

@@ -7,6 +7,7 @@
 use super::parse::echo;
 use crate::eval::nnue::select::{self, EvalKind};
 use crate::eval::nnue::Network;
+use crate::search::strength::{self, Strength};
 use crate::tablebase::{Probing, Tablebases, MAX_MEN};
 use crate::time::{
     adjust::Adjustments, soft::NEXT_DEPTH_FACTOR, strategies::Param, Settings, SoftRule,
@@ -45,6 +46,12 @@ pub struct Options {
     pub syzygy_50_move_rule: bool,
     /// The tables `SyzygyPath` opened, if any were usable.
     pub tablebases: Option<Arc<Tablebases>>,
+    /// `UCI_LimitStrength`, `UCI_Elo` and `Skill Level`: see `search::strength`.
+    pub limit_strength: bool,
+    pub elo: i64,
+    pub skill_level: i64,
+    /// `UCI_ShowWDL`: `info … score` lines carry `wdl W D L` (`crate::wdl`).
+    pub show_wdl: bool,
 }
 
 impl Options {
@@ -74,6 +81,11 @@ impl Options {
             }
         }
         Effect::None
+    }
+
+    /// The strength limit the next search plays at; None for full strength.
+    pub fn strength(&self) -> Option<Strength> {
+        Strength::from_options(self.limit_strength, self.elo, self.skill_level)
     }
 
     /// How the next search probes the tables; None without tables or with
@@ -116,6 +128,10 @@ impl Default for Options {
             syzygy_probe_limit: MAX_MEN,
             syzygy_50_move_rule: true,
             tablebases: None,
+            limit_strength: false,
+            elo: strength::MIN_ELO,
+            skill_level: strength::MAX_SKILL,
+            show_wdl: false,
         }
     }
 }
@@ -218,6 +234,26 @@ fn specs() -> Vec<Spec> {
             Effect::None
         }),
         check("UCI_Chess960", false, |o, v| o.chess960 = v),
+        spin(
+            "Skill Level",
+            strength::MAX_SKILL,
+            (0, strength::MAX_SKILL),
+            |o, v| {
+                o.skill_level = v;
+                Effect::None
+            },
+        ),
+        check("UCI_LimitStrength", false, |o, v| o.limit_strength = v),
+        spin(
+            "UCI_Elo",
+            strength::MIN_ELO,
+            (strength::MIN_ELO, strength::MAX_ELO),
+            |o, v| {
+                o.elo = v;
+                Effect::None
+            },
+        ),
+        check("UCI_ShowWDL", false, |o, v| o.show_wdl = v),
         spin(
             "Move Overhead",
             DEFAULT_MOVE_OVERHEAD_MS,

@@ -167,6 +167,21 @@ fn malformed_info(tokens: &[&str]) -> Option<&'static str> {
                     return Some("bad info score");
                 }
                 i += 3;
+                // `UCI_ShowWDL`: three per mille figures summing to 1000, before any bound.
+                if tokens.get(i) == Some(&"wdl") {
+                    let wdl: Vec<i64> = tokens[i + 1..]
+                        .iter()
+                        .take(3)
+                        .filter_map(|t| t.parse().ok())
+                        .collect();
+                    if wdl.len() != 3
+                        || wdl.iter().any(|&x| x < 0)
+                        || wdl.iter().sum::<i64>() != 1000
+                    {
+                        return Some("bad info wdl");
+                    }
+                    i += 4;
+                }
                 if matches!(tokens.get(i), Some(&"lowerbound") | Some(&"upperbound")) {
                     i += 1;
                 }

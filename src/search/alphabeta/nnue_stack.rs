@@ -44,7 +44,7 @@ impl Searcher<'_> {
     #[inline]
     pub(super) fn evaluate(&self, ply: usize) -> i32 {
         let board = self.pos.board();
-        match &self.nnue {
+        let eval = match &self.nnue {
             // In the library's unit tests, every incrementally kept accumulator the search
             // reads must equal one computed from the board: this is what checks the search's
             // own bookkeeping (make, null moves, the board passed after the move).
@@ -61,6 +61,13 @@ impl Searcher<'_> {
                 )
                 .clamp(-EVAL_LIMIT_NNUE, EVAL_LIMIT_NNUE),
             None => evaluate(board),
+        };
+        // A strength limit's fixed error for this position (`search::strength`).
+        match &self.blur {
+            None => eval,
+            Some(blur) => blur
+                .apply(self.pos.key(), eval)
+                .clamp(-EVAL_LIMIT_NNUE, EVAL_LIMIT_NNUE),
         }
     }
 }
