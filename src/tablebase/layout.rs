@@ -317,8 +317,12 @@ fn check_index(r: &Reader, index_at: u64, sizes_at: u64, s: &Sections) -> Result
                 at -= 1;
                 lit += size(at)? + 1;
             }
-            while lit > size(at)? {
-                lit -= size(at)? + 1;
+            loop {
+                let values = size(at)?;
+                if lit <= values {
+                    break;
+                }
+                lit -= values + 1;
                 at += 1;
             }
             if at >= s.real_blocks {
