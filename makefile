@@ -14,12 +14,14 @@ all:
 	cp target/release/sandglass $(EXE)
 
 # The test command of the README and of .ci/run: everything in release (the perft suites and
-# the engine tests need the speed), then the FEN tests again in debug, where overflow checks
-# are on, then the match tools' own tests (tools/test_*.py: statistics and fastchess output, no games).
+# the engine tests need the speed), then the unit tests and the FEN tests again in debug,
+# where overflow checks and the standard library's checks of unsafe preconditions are on
+# (they caught the chess crate reading past a table on a board without a king), then the
+# match tools' own tests (tools/test_*.py: statistics and fastchess output, no games).
 # SANDGLASS_PYTHON tells tests/uci_python.rs which Python to run.
 test: python-deps
 	SANDGLASS_PYTHON=$(PYTHON) cargo test --release
-	cargo test --test fen
+	cargo test --lib --test fen
 	$(PYTHON) -m unittest discover -s tools -p 'test_*.py'
 
 # A venv left without pip (python3-venv was missing when it was made) is made again.

@@ -122,6 +122,18 @@ impl Packed {
     /// The board (no castling rights or en passant; they are not stored), or None if the
     /// pieces do not make a legal position.
     pub fn board(&self) -> Option<Board> {
+        // The crate's own check looks up each king's attacks before it counts the kings, and
+        // without one that lookup reads past its table (undefined behaviour; a debug build
+        // stops on it). So the kings are counted first.
+        for colour in [Color::White, Color::Black] {
+            let kings = self
+                .pieces()
+                .filter(|&(_, c, p)| c == colour && p == Piece::King)
+                .count();
+            if kings != 1 {
+                return None;
+            }
+        }
         let mut builder = chess::BoardBuilder::new();
         for (sq, colour, piece) in self.pieces() {
             builder.piece(sq, piece, colour);
