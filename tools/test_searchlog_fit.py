@@ -1,0 +1,142 @@
+"""Tests of tools/searchlog_fit.py: the logistic fit on rows drawn from a known model, the scores
+on hand-computed cases, the outcomes read from a log, and bad input. `make test` runs them
+with the venv's Python."""
+
+import csv
+import io
+import math
+import os
+import random
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import searchlog_fit  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SAMPLE = os.path.join(HERE, "..", "docs", "searchlog-sample.csv")
+COLUMNS = ("pos,origin,fen,ply,phase,men,legal_moves,depth,seldepth,elapsed_ms,iteration_ms,nodes,best,"
+           "score,score_drop,score_trend3,best_move_changes,changes_so_far,stable_iterations,node_share,"
+           "adjust_scale,end_2x_ms,end_predicted_ms,next_end_ms,next_nodes,final_depth,final_move,"
+           "final_score,changed,gain_cp").split(",")
+
+
+def write_log(rows):
+    """A searchlog CSV of `rows` (dicts of the fields that matter; the rest filled in)."""
+    handle = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, newline="")
+    writer = csv.DictWriter(handle, fieldnames=COLUMNS)
+    writer.writeheader()
+    for row in rows:
+        full = dict.fromkeys(COLUMNS, "0")
+        full.update({k: str(v) for k, v in row.items()})
+        writer.writerow(full)
+    handle.close()
+    return handle.name
+
+
+class Scores(unittest.TestCase):
+    def test_log_loss_and_brier_by_hand(self):
+        self.assertAlmostEqual(searchlog_fit.log_loss([0.5, 0.9], [1, 0]), (math.log(2) + math.log(10)) / 2)
+        self.assertAlmostEqual(searchlog_fit.brier([0.5, 0.9], [1, 0]), (0.25 + 0.81) / 2)
+
+    def test_reliability_bins(self):
+        rows = searchlog_fit.reliability([0.05, 0.05, 0.95, 0.91], [0, 1, 1, 1])
+        self.assertEqual([(lo, n, observed) for lo, n, _, observed in rows], [(0.0, 2, 0.5), (0.9, 2, 1.0)])
+        self.assertAlmostEqual(rows[1][2], 0.93)
+
+    def test_solve(self):
+        x = searchlog_fit._solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0])
+        self.assertAlmostEqual(x[0], 0.8)
+        self.assertAlmostEqual(x[1], 1.4)
+
+
+class Fit(unittest.TestCase):
+    def test_recovers_a_known_model(self):
+        rng = random.Random(88)
+        truth = [-1.0, 2.0, -0.5]
+        xs, ys = [], []
+        for _ in range(20000):
+            x = [rng.uniform(-1, 1), rng.uniform(0, 4)]
+            p = searchlog_fit.sigmoid(truth[0] + truth[1] * x[0] + truth[2] * x[1])
+            xs.append(x)
+            ys.append(1 if rng.random() < p else 0)
+        coefs = searchlog_fit.fit_logistic(xs, ys)
+        for got, want in zip(coefs, truth):
+            self.assertAlmostEqual(got, want, delta=0.1)
+
+    def test_outcomes_read_from_a_log(self):
+        # One search: e2e4 at depths 4 and 5, d2d4 at 6, final d2d4. gain_cp counts from the
+        # final move: e2e4 is 30 cp worse.
+        base = {"pos": 0, "nodes": 1000, "legal_moves": 20, "phase": 24, "final_move": "d2d4"}
+        path = write_log([
+            dict(base, depth=4, best="e2e4", score=20, changed=1, gain_cp=30),
+            dict(base, depth=5, best="e2e4", score=25, changed=1, gain_cp=30),
+            dict(base, depth=6, best="d2d4", score=40, changed=0, gain_cp=0),
+        ])
+        try:
+            searches = searchlog_fit.read_log([path])
+        finally:
+            os.unlink(path)
+        final = searchlog_fit.examples(searches, "final")
+        self.assertEqual([(y, w) for _, y, w, _ in final], [(1, 30.0), (1, 30.0), (0, 0.0)])
+        # The next iteration: no change from 4 to 5, a change worth 30 from 5 to 6, and the
+        # last iteration has no next.
+        following = searchlog_fit.examples(searches, "next")
+        self.assertEqual([(y, w) for _, y, w, _ in following], [(0, 0.0), (1, 30.0)])
+        self.assertEqual(searchlog_fit.examples(searches, "next", min_depth=5)[0][1], 1)
+
+    def test_sample_log_fits(self):
+        out = io.StringIO()
+        with redirect_stdout(out):
+            self.assertEqual(searchlog_fit.main([SAMPLE, "--holdout", "4"]), 0)
+        self.assertIn("target next", out.getvalue())
+        self.assertIn("held_out", out.getvalue())
+
+
+class BadInput(unittest.TestCase):
+    def run_main(self, *args):
+        err = io.StringIO()
+        with redirect_stderr(err), redirect_stdout(io.StringIO()):
+            code = searchlog_fit.main(list(args))
+        return code, err.getvalue()
+
+    def test_missing_file(self):
+        code, err = self.run_main("no-such-log.csv")
+        self.assertEqual(code, 2)
+        self.assertEqual(len(err.strip().splitlines()), 1)
+
+    def test_not_a_searchlog(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as handle:
+            handle.write("a,b\n1,2\n")
+        try:
+            code, err = self.run_main(handle.name)
+        finally:
+            os.unlink(handle.name)
+        self.assertEqual(code, 2)
+        self.assertIn("not a searchlog CSV", err)
+
+    def test_a_field_that_is_not_a_number(self):
+        path = write_log([{"pos": 0, "depth": 4, "nodes": "many", "best": "e2e4"}])
+        try:
+            code, err = self.run_main(path)
+        finally:
+            os.unlink(path)
+        self.assertEqual(code, 2)
+        self.assertIn(":2:", err)
+
+    def test_one_outcome_only(self):
+        path = write_log([{"pos": p, "depth": d, "best": "e2e4", "final_move": "e2e4"}
+                          for p in range(3) for d in (4, 5)])
+        try:
+            code, err = self.run_main(path)
+        finally:
+            os.unlink(path)
+        self.assertEqual(code, 2)
+        self.assertIn("both outcomes", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
