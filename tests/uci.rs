@@ -123,6 +123,7 @@ fn handshake_lists_identity_and_every_option() {
         ("TM NodeFraction", "check"),
         ("Soft Stop", "combo"),
         ("Soft Stop Factor", "spin"),
+        ("Soft Stop Learned Scale", "spin"),
     ];
     for (name, kind) in expected {
         let head = format!("option name {name} type {kind}");

@@ -252,6 +252,73 @@ def fit_target(searches, target, holdout, min_depth):
     return report
 
 
+SOFT_STOP_ALLOWANCE = 1.43  # src/time/budget.rs: soft = plan × this
+NEXT_DEPTH_FACTOR = 2.0  # src/time/soft.rs: the next depth costs F × the last
+MAX_SCALE = 2.5  # src/time/adjust.rs: the most the adjustments scale soft by
+LEARNED_MIN_DEPTH = 4  # src/time/soft.rs
+
+
+def replay(rows, plan, rule, coefs=None, worth=0.0, kappa=0.0):
+    """Where a soft stop would have ended one logged search, with nodes standing for time (the
+    log's nodes are the same on any machine): (nodes spent, the loss of the move played
+    against the final move in centipawns, whether it differs from the final move).
+
+    `rule` is "2x" (the default rule: elapsed + F × last ≥ soft × the adjustments' scale, as
+    the log's `adjust_scale` gives it) or "learned" (src/time/soft.rs's rule with the model
+    `coefs`, `worth` and κ = `kappa`). A search the log ran out of before the rule stopped
+    ends at its last iteration."""
+    soft = plan * SOFT_STOP_ALLOWANCE
+    previous = 0.0
+    chosen = rows[-1]
+    for row in rows:
+        nodes = _num(row, "nodes")
+        cost = NEXT_DEPTH_FACTOR * (nodes - previous)
+        previous = nodes
+        depth = int(row["depth"])
+        if rule == "2x":
+            stop = nodes + cost >= min(soft * _num(row, "adjust_scale"), 3 * soft)
+        elif int(row["legal_moves"]) == 1:
+            stop = True
+        elif depth < LEARNED_MIN_DEPTH:
+            stop = nodes >= soft
+        else:
+            gain = predict(coefs, [f(row) for _, f in FEATURES]) * worth
+            stop = nodes + cost >= MAX_SCALE * soft or gain < kappa * cost / plan
+        if stop:
+            chosen = row
+            break
+    changed = chosen["changed"] == "1"
+    return _num(chosen, "nodes"), max(_num(chosen, "gain_cp"), 0.0) if changed else 0.0, changed
+
+
+def compare_rules(searches, report, plan, holdout):
+    """The 2x rule and the learned rule replayed on the held-out searches (all of them without
+    a holdout) at a plan of `plan` nodes, the learned rule's κ set by bisection so that both
+    spend the same on average: what each rule's move loses against the deep search's, at
+    equal spend."""
+    usable = [rows for (_, pos), rows in searches.items()
+              if len(rows) > 1 and (holdout <= 1 or pos % holdout == 0)]
+
+    def summary(rule, kappa=0.0):
+        played = [replay(rows, plan, rule, report["coefficients"], report["mean_worth_cp"], kappa)
+                  for rows in usable]
+        n = len(played)
+        return {"spend": sum(p[0] for p in played) / n / plan, "loss_cp": sum(p[1] for p in played) / n,
+                "changed": sum(p[2] for p in played) / n}
+
+    base = summary("2x")
+    lo, hi = 0.0, 1000.0
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if summary("learned", mid)["spend"] > base["spend"]:
+            lo = mid
+        else:
+            hi = mid
+    kappa = (lo + hi) / 2
+    return {"plan_nodes": plan, "searches": len(usable), "2x": base,
+            "learned": dict(summary("learned", kappa), kappa_cp=kappa)}
+
+
 def print_report(report, out=None):
     out = out or sys.stdout
     print(f"== target {report['target']}: P(the move changes), worth {report['mean_worth_cp']:.1f} cp "
@@ -277,6 +344,8 @@ def main(argv=None):
     parser.add_argument("--holdout", type=int, default=5, help="hold out every N-th position (0: none)")
     parser.add_argument("--min-depth", type=int, default=4, help="leave out shallower iterations")
     parser.add_argument("--json", help="write the fits here")
+    parser.add_argument("--plans", default="100000,200000,300000",
+                        help="plans in nodes at which to replay the 2x and the learned rules")
     args = parser.parse_args(argv)
     try:
         searches = read_log(args.logs)
@@ -284,9 +353,26 @@ def main(argv=None):
     except (OSError, ValueError) as error:
         print(f"searchlog_fit: {error}", file=sys.stderr)
         return 2
+    try:
+        plans = [int(p) for p in args.plans.split(",") if p.strip()]
+    except ValueError:
+        print(f"searchlog_fit: --plans wants node counts separated by commas, got {args.plans!r}",
+              file=sys.stderr)
+        return 2
     print(f"{len(searches)} searches from {len(args.logs)} file(s)")
     for report in reports:
         print_report(report)
+    nxt = reports[0]
+    comparisons = [compare_rules(searches, nxt, plan, args.holdout) for plan in plans]
+    if comparisons:
+        print("== held-out searches replayed at equal spend (nodes as time): spend ÷ plan, loss "
+              "against the final move, share of moves that differ from it")
+    for c in comparisons:
+        a, b = c["2x"], c["learned"]
+        print(f"  plan {c['plan_nodes']:>8} nodes, {c['searches']} searches: 2x {a['spend']:.2f}, "
+              f"{a['loss_cp']:.2f} cp, {100 * a['changed']:.1f}%; learned (κ {b['kappa_cp']:.2f} cp) "
+              f"{b['spend']:.2f}, {b['loss_cp']:.2f} cp, {100 * b['changed']:.1f}%")
+    nxt["replays"] = comparisons
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(reports, handle, indent=1)

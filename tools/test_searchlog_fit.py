@@ -88,11 +88,34 @@ class Fit(unittest.TestCase):
         self.assertEqual([(y, w) for _, y, w, _ in following], [(0, 0.0), (1, 30.0)])
         self.assertEqual(searchlog_fit.examples(searches, "next", min_depth=5)[0][1], 1)
 
+    def test_replay_stops_where_each_rule_says(self):
+        # Nodes 100, 300, 1000, 3000, 10000, 30000 at depths 1 to 6; plan 2000 nodes, soft 2860.
+        nodes = [100, 300, 1000, 3000, 10000, 30000]
+        rows = [dict(pos=0, depth=d + 1, nodes=n, best="e2e4" if d < 4 else "d2d4", legal_moves=20,
+                     adjust_scale=1, changed=1 if d < 4 else 0, gain_cp=25 if d < 4 else 0)
+                for d, n in enumerate(nodes)]
+        path = write_log(rows)
+        try:
+            search = searchlog_fit.read_log([path])[(0, 0)]
+        finally:
+            os.unlink(path)
+        # 2x: at depth 3, 1000 + 2 × 700 < 2860; at depth 4, 3000 + 2 × 2000 ≥ 2860.
+        self.assertEqual(searchlog_fit.replay(search, 2000, "2x"), (3000.0, 25.0, True))
+        coefs = [0.0] * (len(searchlog_fit.FEATURES) + 1)  # P = ½ everywhere
+        # No price (κ 0): only the ceiling, 2.5 × 2860 = 7150, stops it: 3000 + 4000 < 7150,
+        # 10000 + 14000 ≥ 7150 at depth 5, where the move is the final one.
+        self.assertEqual(searchlog_fit.replay(search, 2000, "learned", coefs, 10.0, 0.0), (10000.0, 0.0, False))
+        # A high price stops it at the first depth it judges, 4 (½ × 10 cp < 100 × 4000 / 2000).
+        self.assertEqual(searchlog_fit.replay(search, 2000, "learned", coefs, 10.0, 100.0), (3000.0, 25.0, True))
+        # Below depth 4 only a spent soft limit stops it: a plan of 500 nodes (soft 715).
+        self.assertEqual(searchlog_fit.replay(search, 500, "learned", coefs, 10.0, 0.0)[0], 1000.0)
+
     def test_sample_log_fits(self):
         out = io.StringIO()
         with redirect_stdout(out):
-            self.assertEqual(searchlog_fit.main([SAMPLE, "--holdout", "4"]), 0)
+            self.assertEqual(searchlog_fit.main([SAMPLE, "--holdout", "4", "--plans", "50000"]), 0)
         self.assertIn("target next", out.getvalue())
+        self.assertIn("plan    50000 nodes", out.getvalue())
         self.assertIn("held_out", out.getvalue())
 
 
@@ -126,6 +149,11 @@ class BadInput(unittest.TestCase):
             os.unlink(path)
         self.assertEqual(code, 2)
         self.assertIn(":2:", err)
+
+    def test_bad_plans(self):
+        code, err = self.run_main(SAMPLE, "--plans", "many")
+        self.assertEqual(code, 2)
+        self.assertIn("--plans", err)
 
     def test_one_outcome_only(self):
         path = write_log([{"pos": p, "depth": d, "best": "e2e4", "final_move": "e2e4"}

@@ -147,6 +147,9 @@ pub fn iterate(
     let mut adjust_reason = String::new();
     let mut stop_detail = String::new();
     let mut growth = soft::Growth::default();
+    // What the `learned` soft stop reads besides the adjustments' progress.
+    let phase = crate::eval::Shape::of(s.pos.board()).phase;
+    let mut scores: Vec<i32> = Vec::new();
     let mut completed = 0;
     let mut reason = StopReason::Depth;
 
@@ -181,6 +184,7 @@ pub fn iterate(
         order_root_moves(&mut root_moves, &lines);
         track_progress(&mut progress, depth, &best, &lines[0]);
         best = Best::of_line(&lines[0], depth, best.mv);
+        scores.push(best.score);
         if limits.strength.is_some() {
             last_lines.clone_from(&lines);
         }
@@ -238,8 +242,20 @@ pub fn iterate(
                 elapsed_ms: ms(now),
                 last_iteration_ms: ms(now.saturating_sub(iteration_start)),
                 soft_ms: soft as f64,
+                base_soft_ms: budget.soft_ms as f64,
                 hard_ms: budget.hard_ms as f64,
                 best_move_stable: progress.stable_iterations >= 1,
+                signs: soft::Signs {
+                    nodes: s.stop.total_nodes(),
+                    best_move_changes: progress.best_move_changes,
+                    stable_iterations: progress.stable_iterations,
+                    node_share: s.first_line_share(best.mv),
+                    score_drop_cp: progress.score_drop_cp,
+                    trend3_cp: scores.len().checked_sub(4).map(|i| best.score - scores[i]),
+                    legal_moves: progress.legal_moves,
+                    phase,
+                    score_cp: best.score,
+                },
             };
             let verdict = soft::decide(limits.soft_stop, &growth, &check);
             s.stop.signals.observe(&SoftCheck {

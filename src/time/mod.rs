@@ -37,7 +37,12 @@
 //!   - `predicted`: the next depth's end is predicted from the growth of the time to depth
 //!     in this search (Expositor's geometric mean of the last ratios, outlier dropped), and
 //!     the search stops when the predicted overshoot past soft would exceed the time left
-//!     unused by stopping now.
+//!     unused by stopping now;
+//!   - `learned`: a model fitted on Sandglass's own deep searches gives the chance that the
+//!     next depth changes the move; the search stops when that chance times what a change
+//!     is worth falls below the next depth's price, its time as a share of the plan times
+//!     `Soft Stop Learned Scale` centipawns. It reads what the adjustments read, so it uses
+//!     the soft limit before them.
 //!
 //!   `TimeLog` prints the rule, its F and the numbers it compared.
 //! * **Hard stop**: inside the tree. The searcher counts nodes and every `POLL_INTERVAL` =

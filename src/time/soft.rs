@@ -31,6 +31,27 @@
 //!   `overshoot > undershoot`), expo-dev/expositor commit a4afc62f119c83b4a0f8cf099eca06a54727d9c6;
 //!   the same estimator drives its node-limited search in `src/datagen.rs`.
 //!
+//! * `learned` (issue 88): stop when what the next depth is expected to gain is worth less
+//!   than the time it costs. After each iteration from depth [`LEARNED_MIN_DEPTH`], a
+//!   logistic model ([`change_probability`], fitted by `tools/searchlog_fit.py` on
+//!   `sandglass searchlog` records of Sandglass's own deep searches, docs/searchlog.md) gives
+//!   the probability p that the next iteration plays another move, from what the search
+//!   knows ([`Signs`]: its nodes, best-move changes and stable run, the best move's node
+//!   share, the score's drop and trend, the legal moves, the phase, the score). A change is
+//!   worth [`LEARNED_WORTH_CP`] on average, so the next depth is expected to gain
+//!   `p × worth` centipawns. It costs F × the last iteration (the `2x` prediction), priced
+//!   against the plan (the strategy's expected spend, soft ÷ [`super::SOFT_STOP_ALLOWANCE`]):
+//!   spending a whole plan is worth κ centipawns, κ = `Soft Stop Learned Scale`. So:
+//!
+//!   ```text
+//!   p × worth < κ × F × last ÷ plan              → stop (not worth its time)
+//!   elapsed + F × last ≥ MAX_SCALE × soft        → stop (as far as any adjustment reaches)
+//!   ```
+//!
+//!   The model reads what the adjustments read (changes, stability, score drop, node share)
+//!   and more, so it takes their place: the rule uses the unadjusted soft limit, and a
+//!   single reply still moves at once.
+//!
 //! F = 2 is not the measured growth: the time per depth grows about 1.35× on average, but
 //! single steps range from 0.3 to 9 (docs/measurements/time-management.md), so the 2x rule is deliberately
 //! cautious; `predicted` instead follows the growth actually seen in this search, which
@@ -45,6 +66,21 @@ pub const PREDICT_MIN_DEPTH: u32 = 4;
 /// Growth ratio assumed before any is measured (Expositor's initial `time_ratios`).
 pub const INITIAL_GROWTH: f64 = 1.5;
 
+/// The `learned` rule decides from this depth on (the model was fitted from depth 4; shallower
+/// iterations take microseconds).
+pub const LEARNED_MIN_DEPTH: u32 = 4;
+/// κ of the `learned` rule by default, in centipawns: what spending a whole plan is worth.
+pub const LEARNED_SCALE_CP: f64 = 5.0;
+/// What a change of move at the next depth is worth on average where one happens, in
+/// centipawns (the fit's mean, docs/searchlog.md).
+pub const LEARNED_WORTH_CP: f64 = 34.3;
+/// The model's coefficients: the intercept, then one per feature of [`Signs::features`], in
+/// that order (`tools/searchlog_fit.py`, target `next`; the fit report is in
+/// docs/searchlog.md).
+pub const LEARNED_COEFFICIENTS: [f64; 10] = [
+    0.59819, -0.00220, -0.04862, -0.14114, -3.09530, 0.03806, -0.12857, -0.26292, 0.63000, 0.04268,
+];
+
 /// Which soft-stop rule is in force.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SoftRule {
@@ -52,6 +88,62 @@ pub enum SoftRule {
     Factor(f64),
     /// Expositor's prediction from the growth of the time to depth.
     Predicted,
+    /// The expected gain of the next depth against its price, with κ in centipawns.
+    Learned(f64),
+}
+
+/// What the `learned` rule reads of a search after an iteration: the features of
+/// `tools/searchlog_fit.py`, as `sandglass searchlog` records them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Signs {
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Best-move changes, decayed as the adjustments read them.
+    pub best_move_changes: f64,
+    /// Iterations in a row with the same best move.
+    pub stable_iterations: u32,
+    /// The best move's share of the first line's nodes, 0..=1.
+    pub node_share: f64,
+    /// The score's drop from the last iteration, in centipawns (positive: falling).
+    pub score_drop_cp: i32,
+    /// The score's change over the last three iterations, if there were three.
+    pub trend3_cp: Option<i32>,
+    pub legal_moves: usize,
+    /// The evaluation's game phase, 0 (pawns and kings) to 24 (every piece).
+    pub phase: i32,
+    /// The score, centipawns from the side to move.
+    pub score_cp: i32,
+}
+
+impl Signs {
+    /// The model's inputs, in the order of [`LEARNED_COEFFICIENTS`] after the intercept,
+    /// clamped as `tools/searchlog_fit.py`'s `FEATURES` clamps them.
+    pub fn features(&self) -> [f64; 9] {
+        let cp = |v: i32| f64::from(v) / 100.0;
+        [
+            (self.nodes.max(1) as f64).log2(),
+            finite_or(self.best_move_changes, 0.0).clamp(0.0, 8.0),
+            f64::from(self.stable_iterations.min(12)),
+            finite_or(self.node_share, 0.0).clamp(0.0, 1.0),
+            cp(self.score_drop_cp).clamp(-3.0, 3.0),
+            cp(self.trend3_cp.unwrap_or(0).saturating_abs().min(300)),
+            (self.legal_moves.max(1) as f64).ln(),
+            f64::from(self.phase.clamp(0, 24)) / 24.0,
+            cp(self.score_cp.saturating_abs().min(1000)),
+        ]
+    }
+}
+
+/// The probability that the next iteration plays another move, by the fitted model.
+pub fn change_probability(signs: &Signs) -> f64 {
+    let [intercept, weights @ ..] = LEARNED_COEFFICIENTS;
+    let z = intercept
+        + weights
+            .iter()
+            .zip(signs.features())
+            .map(|(w, x)| w * x)
+            .sum::<f64>();
+    1.0 / (1.0 + (-z).exp())
 }
 
 impl Default for SoftRule {
@@ -62,13 +154,19 @@ impl Default for SoftRule {
 
 impl SoftRule {
     /// The `Soft Stop` option's names, in menu order (the first is the default).
-    pub const NAMES: [&'static str; 2] = ["2x", "predicted"];
+    pub const NAMES: [&'static str; 3] = ["2x", "predicted", "learned"];
 
-    /// The rule the `Soft Stop` and `Soft Stop Factor` options select.
-    pub fn from_options(name: &str, factor_percent: i64) -> Result<SoftRule, String> {
+    /// The rule the `Soft Stop`, `Soft Stop Factor` and `Soft Stop Learned Scale` options
+    /// select.
+    pub fn from_options(
+        name: &str,
+        factor_percent: i64,
+        learned_scale_cp: i64,
+    ) -> Result<SoftRule, String> {
         match name.trim().to_ascii_lowercase().as_str() {
             "2x" => Ok(SoftRule::Factor(factor_percent as f64 / 100.0)),
             "predicted" => Ok(SoftRule::Predicted),
+            "learned" => Ok(SoftRule::Learned(learned_scale_cp as f64)),
             other => Err(format!("unknown soft stop rule '{other}'")),
         }
     }
@@ -134,9 +232,13 @@ pub struct Check {
     pub last_iteration_ms: f64,
     /// The soft limit after the search-side adjustments.
     pub soft_ms: f64,
+    /// The soft limit before them (the `learned` rule's own scale).
+    pub base_soft_ms: f64,
     pub hard_ms: f64,
     /// The best move was the same in the last two iterations.
     pub best_move_stable: bool,
+    /// What the `learned` rule reads.
+    pub signs: Signs,
 }
 
 /// The soft stop's answer, and the line `TimeLog` prints for it.
@@ -163,6 +265,7 @@ pub fn decide(rule: SoftRule, growth: &Growth, c: &Check) -> Verdict {
                 ),
             }
         }
+        SoftRule::Learned(kappa) => learned(kappa, c),
         SoftRule::Predicted => {
             if t >= s {
                 return Verdict {
@@ -197,6 +300,54 @@ pub fn decide(rule: SoftRule, growth: &Growth, c: &Check) -> Verdict {
     }
 }
 
+/// The `learned` rule (the module doc explains it).
+fn learned(kappa: f64, c: &Check) -> Verdict {
+    let t = c.elapsed_ms;
+    let base = finite_or(c.base_soft_ms, 0.0).max(0.0);
+    if c.signs.legal_moves == 1 {
+        return Verdict {
+            stop: true,
+            why: "rule learned: single reply".to_string(),
+        };
+    }
+    if c.depth < LEARNED_MIN_DEPTH {
+        return Verdict {
+            stop: t >= base,
+            why: format!(
+                "rule learned: depth {} too shallow to judge; elapsed {t:.0} {} soft {base:.0} ms",
+                c.depth,
+                if t >= base { "≥" } else { "<" }
+            ),
+        };
+    }
+    let cost = NEXT_DEPTH_FACTOR * finite_or(c.last_iteration_ms, 0.0).max(0.0);
+    let ceiling = super::adjust::MAX_SCALE * base;
+    if t + cost >= ceiling {
+        return Verdict {
+            stop: true,
+            why: format!(
+                "rule learned: next depth ends ≈ {:.0} ≥ {:.0} ms, the most any adjustment allows",
+                t + cost,
+                ceiling
+            ),
+        };
+    }
+    let p = change_probability(&c.signs);
+    let gain = p * LEARNED_WORTH_CP;
+    let plan = (base / super::SOFT_STOP_ALLOWANCE).max(1.0);
+    let price = finite_or(kappa, LEARNED_SCALE_CP).max(0.0) * cost / plan;
+    let stop = gain < price;
+    Verdict {
+        stop,
+        why: format!(
+            "rule learned: P(move changes) {:.0}% × {LEARNED_WORTH_CP:.0} cp = {gain:.1} cp {} \
+             price {price:.1} cp (κ {kappa:.0} cp × next ≈ {cost:.0} ms ÷ plan {plan:.0} ms)",
+            100.0 * p,
+            if stop { "<" } else { "≥" }
+        ),
+    }
+}
+
 /// The `2x` rule with F = [`NEXT_DEPTH_FACTOR`]: true when what is left of the soft budget
 /// does not cover F × the last iteration, `elapsed + F × last ≥ soft`.
 ///
@@ -216,8 +367,13 @@ mod tests {
             elapsed_ms: elapsed,
             last_iteration_ms: last,
             soft_ms: soft,
+            base_soft_ms: soft,
             hard_ms: 3.0 * soft,
             best_move_stable: stable,
+            signs: Signs {
+                legal_moves: 30,
+                ..Signs::default()
+            },
         }
     }
 
@@ -231,12 +387,19 @@ mod tests {
             "rule 2x with F = 2.00: elapsed 600 + 2.00 × last 200 = 1000 ≥ soft 1000 ms"
         );
         assert!(!decide(SoftRule::Factor(1.5), &Growth::default(), &c).stop);
-        assert_eq!(SoftRule::from_options("2X", 150), Ok(SoftRule::Factor(1.5)));
         assert_eq!(
-            SoftRule::from_options(" predicted", 150),
+            SoftRule::from_options("2X", 150, 5),
+            Ok(SoftRule::Factor(1.5))
+        );
+        assert_eq!(
+            SoftRule::from_options(" predicted", 150, 5),
             Ok(SoftRule::Predicted)
         );
-        assert!(SoftRule::from_options("3x", 150).is_err());
+        assert_eq!(
+            SoftRule::from_options("Learned", 150, 7),
+            Ok(SoftRule::Learned(7.0))
+        );
+        assert!(SoftRule::from_options("3x", 150, 5).is_err());
     }
 
     #[test]
@@ -316,5 +479,108 @@ mod tests {
             ..c
         };
         assert!(!decide(SoftRule::Predicted, &g, &c).stop);
+    }
+
+    /// The model as `tools/searchlog_fit.py` computes it: a row of the fit's own log
+    /// recomputed by hand from the coefficients.
+    #[test]
+    fn change_probability_is_the_fitted_logistic() {
+        let signs = Signs {
+            nodes: 65_536,
+            best_move_changes: 1.0,
+            stable_iterations: 2,
+            node_share: 0.5,
+            score_drop_cp: 20,
+            trend3_cp: Some(-40),
+            legal_moves: 30,
+            phase: 12,
+            score_cp: -150,
+        };
+        let x = [16.0, 1.0, 2.0, 0.5, 0.2, 0.4, 30f64.ln(), 0.5, 1.5];
+        assert_eq!(signs.features(), x);
+        let z = LEARNED_COEFFICIENTS[0]
+            + (0..9)
+                .map(|i| LEARNED_COEFFICIENTS[i + 1] * x[i])
+                .sum::<f64>();
+        assert!((change_probability(&signs) - 1.0 / (1.0 + (-z).exp())).abs() < 1e-12);
+        // Clamps: a huge score or trend reads as the largest the fit saw.
+        let wild = Signs {
+            score_cp: 30_000,
+            trend3_cp: Some(i32::MIN),
+            node_share: f64::NAN,
+            ..signs
+        };
+        let f = wild.features();
+        assert_eq!((f[3], f[5], f[8]), (0.0, 3.0, 10.0));
+    }
+
+    #[test]
+    fn learned_rule_prices_the_next_depth() {
+        let kappa = LEARNED_SCALE_CP;
+        // Soft 1430 ms: plan 1000 ms. Depth 9, 300 ms in, last iteration 100 ms: the next
+        // costs 200 ms, priced κ × 0.2 = 1 cp.
+        let c = check(9, 300.0, 100.0, 1430.0, false);
+        let p = change_probability(&c.signs);
+        let v = decide(SoftRule::Learned(kappa), &Growth::default(), &c);
+        assert_eq!(v.stop, p * LEARNED_WORTH_CP < kappa * 0.2, "{}", v.why);
+        // A settled search (many stable iterations, the best move owning the tree) is worth
+        // less than an unsettled one, so it stops at a price the unsettled one pays.
+        let settled = Signs {
+            stable_iterations: 10,
+            node_share: 0.95,
+            ..c.signs
+        };
+        let unsettled = Signs {
+            best_move_changes: 2.0,
+            node_share: 0.2,
+            ..c.signs
+        };
+        assert!(change_probability(&settled) < change_probability(&unsettled));
+        let price = |s: Signs| LEARNED_WORTH_CP * change_probability(&s) / 0.2 * 0.999;
+        let between = (price(settled) + price(unsettled)) / 2.0;
+        let at = |signs| {
+            decide(
+                SoftRule::Learned(between),
+                &Growth::default(),
+                &Check { signs, ..c },
+            )
+        };
+        assert!(at(settled).stop);
+        assert!(!at(unsettled).stop);
+        // The ceiling: never past what the largest adjustment would allow.
+        let late = check(9, 3000.0, 300.0, 1430.0, false);
+        let v = decide(SoftRule::Learned(0.0), &Growth::default(), &late);
+        assert!(v.stop, "{}", v.why);
+        assert!(
+            v.why.contains("the most any adjustment allows"),
+            "{}",
+            v.why
+        );
+        // Too shallow to judge: only a spent soft limit stops.
+        assert!(
+            !decide(
+                SoftRule::Learned(1e9),
+                &Growth::default(),
+                &check(3, 10.0, 5.0, 1430.0, false)
+            )
+            .stop
+        );
+        assert!(
+            decide(
+                SoftRule::Learned(0.0),
+                &Growth::default(),
+                &check(3, 1500.0, 5.0, 1430.0, false)
+            )
+            .stop
+        );
+        // A single reply moves at once.
+        let single = Check {
+            signs: Signs {
+                legal_moves: 1,
+                ..c.signs
+            },
+            ..c
+        };
+        assert!(decide(SoftRule::Learned(0.0), &Growth::default(), &single).stop);
     }
 }

@@ -10,8 +10,8 @@ use crate::eval::nnue::Network;
 use crate::search::strength::{self, Strength};
 use crate::tablebase::{Probing, Tablebases, MAX_MEN};
 use crate::time::{
-    adjust::Adjustments, soft::NEXT_DEPTH_FACTOR, strategies::Param, Settings, SoftRule,
-    DEFAULT_MOVE_OVERHEAD_MS,
+    adjust::Adjustments, soft::LEARNED_SCALE_CP, soft::NEXT_DEPTH_FACTOR, strategies::Param,
+    Settings, SoftRule, DEFAULT_MOVE_OVERHEAD_MS,
 };
 use crate::tt;
 use std::sync::Arc;
@@ -34,6 +34,8 @@ pub struct Options {
     pub soft_stop: &'static str,
     /// `Soft Stop Factor`: F of the `2x` rule, in percent.
     pub soft_stop_factor_pct: i64,
+    /// `Soft Stop Learned Scale`: κ of the `learned` rule, in centipawns.
+    pub soft_stop_learned_cp: i64,
     /// `Eval`: the hand-written evaluation or the network.
     pub eval: EvalKind,
     /// The network `EvalFile` loaded (or the embedded one), used only under `Eval nnue`.
@@ -55,9 +57,14 @@ pub struct Options {
 }
 
 impl Options {
-    /// The soft-stop rule the two options select.
+    /// The soft-stop rule the three options select.
     pub fn soft_rule(&self) -> SoftRule {
-        SoftRule::from_options(self.soft_stop, self.soft_stop_factor_pct).unwrap_or_default()
+        SoftRule::from_options(
+            self.soft_stop,
+            self.soft_stop_factor_pct,
+            self.soft_stop_learned_cp,
+        )
+        .unwrap_or_default()
     }
 
     /// The network the next search evaluates with, or None for the hand-written evaluation
@@ -121,6 +128,7 @@ impl Default for Options {
             adjust: Adjustments::default(),
             soft_stop: SoftRule::NAMES[0],
             soft_stop_factor_pct: (NEXT_DEPTH_FACTOR * 100.0) as i64,
+            soft_stop_learned_cp: LEARNED_SCALE_CP as i64,
             eval: select::DEFAULT_EVAL,
             loaded: select::embedded(),
             syzygy_path: "<empty>".to_string(),
@@ -368,6 +376,15 @@ fn specs() -> Vec<Spec> {
                 Effect::None
             },
         ),
+        spin(
+            "Soft Stop Learned Scale",
+            LEARNED_SCALE_CP as i64,
+            (0, 100),
+            |o, v| {
+                o.soft_stop_learned_cp = v;
+                Effect::None
+            },
+        ),
     ]);
     table
 }
@@ -518,6 +535,11 @@ mod tests {
         assert!(o.set("Soft Stop Factor", Some("150")).is_ok());
         assert_eq!(o.soft_rule(), SoftRule::Factor(1.5));
         assert!(o.set("Soft Stop Factor", Some("99")).is_err());
+        assert!(o.set("Soft Stop", Some("LEARNED")).is_ok());
+        assert_eq!(o.soft_rule(), SoftRule::Learned(LEARNED_SCALE_CP));
+        assert!(o.set("Soft Stop Learned Scale", Some("12")).is_ok());
+        assert_eq!(o.soft_rule(), SoftRule::Learned(12.0));
+        assert!(o.set("Soft Stop Learned Scale", Some("-1")).is_err());
         assert!(o.time.ponder, "Ponder also tells the time manager");
     }
 

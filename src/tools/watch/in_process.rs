@@ -133,6 +133,7 @@ impl InProcess {
         let limits = search_limits(&self.options, mode);
         let factor = match self.options.soft_rule() {
             SoftRule::Factor(f) => Some(f),
+            SoftRule::Learned(_) => Some(time::NEXT_DEPTH_FACTOR),
             SoftRule::Predicted => None,
         };
         let signals = Arc::new(Signals::new(false).observed_by(observer(shared, factor)));
