@@ -32,6 +32,12 @@ the held-out positions, the log-loss and Brier score of the model against a cons
 the predicted probability, mean prediction against the share that changed.
 
     python3 tools/searchlog_fit.py LOG.csv... [--holdout 5] [--min-depth 4] [--json FILE]
+        [--plans 100000,200000,300000]
+
+It then replays the default soft stop (`2x` with the adjustments) and the `learned` rule of
+src/time/soft.rs on the held-out searches at a few plans, nodes standing for time, with the
+learned rule's κ chosen so that both spend the same on average, and compares what the moves
+they would have played lose against the deep search's.
 
 tools/test_searchlog_fit.py checks the fit on rows drawn from a known model and the scores on
 hand-computed cases.
@@ -156,7 +162,8 @@ def _solve(matrix, vector):
 
 def fit_logistic(xs, ys, iterations=50, tolerance=1e-10):
     """Coefficients [c0, c1, …] of P(y = 1) = sigmoid(c0 + Σ c_i x_i), by Newton's method on the
-    log-likelihood with a ridge of RIDGE on every coefficient but c0."""
+    log-likelihood with a ridge of RIDGE on every coefficient but c0. Says so on stderr if the
+    steps have not settled after `iterations` (outcomes a feature separates perfectly)."""
     k = len(xs[0]) + 1
     coefs = [0.0] * k
     rate = sum(ys) / len(ys)
@@ -182,7 +189,8 @@ def fit_logistic(xs, ys, iterations=50, tolerance=1e-10):
         step = _solve(hess, grad)
         coefs = [c + s for c, s in zip(coefs, step)]
         if max(abs(s) for s in step) < tolerance:
-            break
+            return coefs
+    print(f"searchlog_fit: warning: Newton's method did not settle in {iterations} steps", file=sys.stderr)
     return coefs
 
 
@@ -265,11 +273,13 @@ def replay(rows, plan, rule, coefs=None, worth=0.0, kappa=0.0):
 
     `rule` is "2x" (the default rule: elapsed + F × last ≥ soft × the adjustments' scale, as
     the log's `adjust_scale` gives it) or "learned" (src/time/soft.rs's rule with the model
-    `coefs`, `worth` and κ = `kappa`). A search the log ran out of before the rule stopped
-    ends at its last iteration."""
+    `coefs`, `worth` and κ = `kappa`). The hard stop is not modelled (hard is 3 × soft, beyond
+    the ceiling of 2.5 × soft, unless a clamp lowers it near the end of a clock). A search the
+    log ran out of before the rule stopped ends at its last iteration, and the fourth value
+    says so (True)."""
     soft = plan * SOFT_STOP_ALLOWANCE
     previous = 0.0
-    chosen = rows[-1]
+    chosen, ran_out = rows[-1], True
     for row in rows:
         nodes = _num(row, "nodes")
         cost = NEXT_DEPTH_FACTOR * (nodes - previous)
@@ -277,7 +287,7 @@ def replay(rows, plan, rule, coefs=None, worth=0.0, kappa=0.0):
         depth = int(row["depth"])
         if rule == "2x":
             stop = nodes + cost >= min(soft * _num(row, "adjust_scale"), 3 * soft)
-        elif int(row["legal_moves"]) == 1:
+        elif _num(row, "legal_moves") == 1:
             stop = True
         elif depth < LEARNED_MIN_DEPTH:
             stop = nodes >= soft
@@ -285,10 +295,11 @@ def replay(rows, plan, rule, coefs=None, worth=0.0, kappa=0.0):
             gain = predict(coefs, [f(row) for _, f in FEATURES]) * worth
             stop = nodes + cost >= MAX_SCALE * soft or gain < kappa * cost / plan
         if stop:
-            chosen = row
+            chosen, ran_out = row, False
             break
     changed = chosen["changed"] == "1"
-    return _num(chosen, "nodes"), max(_num(chosen, "gain_cp"), 0.0) if changed else 0.0, changed
+    loss = max(_num(chosen, "gain_cp"), 0.0) if changed else 0.0
+    return _num(chosen, "nodes"), loss, changed, ran_out
 
 
 def compare_rules(searches, report, plan, holdout):
@@ -298,13 +309,15 @@ def compare_rules(searches, report, plan, holdout):
     equal spend."""
     usable = [rows for (_, pos), rows in searches.items()
               if len(rows) > 1 and (holdout <= 1 or pos % holdout == 0)]
+    if not usable or plan <= 0:
+        return None
 
     def summary(rule, kappa=0.0):
         played = [replay(rows, plan, rule, report["coefficients"], report["mean_worth_cp"], kappa)
                   for rows in usable]
         n = len(played)
         return {"spend": sum(p[0] for p in played) / n / plan, "loss_cp": sum(p[1] for p in played) / n,
-                "changed": sum(p[2] for p in played) / n}
+                "changed": sum(p[2] for p in played) / n, "ran_out": sum(p[3] for p in played) / n}
 
     base = summary("2x")
     lo, hi = 0.0, 1000.0
@@ -355,6 +368,8 @@ def main(argv=None):
         return 2
     try:
         plans = [int(p) for p in args.plans.split(",") if p.strip()]
+        if any(p <= 0 for p in plans):
+            raise ValueError("a plan of no nodes")
     except ValueError:
         print(f"searchlog_fit: --plans wants node counts separated by commas, got {args.plans!r}",
               file=sys.stderr)
@@ -363,7 +378,9 @@ def main(argv=None):
     for report in reports:
         print_report(report)
     nxt = reports[0]
-    comparisons = [compare_rules(searches, nxt, plan, args.holdout) for plan in plans]
+    comparisons = [c for c in (compare_rules(searches, nxt, plan, args.holdout) for plan in plans) if c]
+    if plans and not comparisons:
+        print("searchlog_fit: no held-out search with two iterations or more to replay", file=sys.stderr)
     if comparisons:
         print("== held-out searches replayed at equal spend (nodes as time): spend ÷ plan, loss "
               "against the final move, share of moves that differ from it")
@@ -372,6 +389,15 @@ def main(argv=None):
         print(f"  plan {c['plan_nodes']:>8} nodes, {c['searches']} searches: 2x {a['spend']:.2f}, "
               f"{a['loss_cp']:.2f} cp, {100 * a['changed']:.1f}%; learned (κ {b['kappa_cp']:.2f} cp) "
               f"{b['spend']:.2f}, {b['loss_cp']:.2f} cp, {100 * b['changed']:.1f}%")
+        if abs(b["spend"] - a["spend"]) > 0.02 * a["spend"]:
+            print(f"    warning: no κ up to 1000 cp spends as the 2x rule does", file=sys.stderr)
+        if b["kappa_cp"] > 100:
+            print(f"    warning: κ {b['kappa_cp']:.0f} cp is beyond Soft Stop Learned Scale's range (0 to 100)",
+                  file=sys.stderr)
+        for rule in ("2x", "learned"):
+            if c[rule]["ran_out"] > 0.05:
+                print(f"    warning: {rule} ran past the end of {100 * c[rule]['ran_out']:.0f}% of the logged "
+                      f"searches at this plan (the log is too shallow for it)", file=sys.stderr)
     nxt["replays"] = comparisons
     if args.json:
         with open(args.json, "w") as handle:

@@ -100,15 +100,31 @@ class Fit(unittest.TestCase):
         finally:
             os.unlink(path)
         # 2x: at depth 3, 1000 + 2 × 700 < 2860; at depth 4, 3000 + 2 × 2000 ≥ 2860.
-        self.assertEqual(searchlog_fit.replay(search, 2000, "2x"), (3000.0, 25.0, True))
+        self.assertEqual(searchlog_fit.replay(search, 2000, "2x"), (3000.0, 25.0, True, False))
         coefs = [0.0] * (len(searchlog_fit.FEATURES) + 1)  # P = ½ everywhere
         # No price (κ 0): only the ceiling, 2.5 × 2860 = 7150, stops it: 3000 + 4000 < 7150,
         # 10000 + 14000 ≥ 7150 at depth 5, where the move is the final one.
-        self.assertEqual(searchlog_fit.replay(search, 2000, "learned", coefs, 10.0, 0.0), (10000.0, 0.0, False))
+        self.assertEqual(searchlog_fit.replay(search, 2000, "learned", coefs, 10.0, 0.0),
+                         (10000.0, 0.0, False, False))
         # A high price stops it at the first depth it judges, 4 (½ × 10 cp < 100 × 4000 / 2000).
-        self.assertEqual(searchlog_fit.replay(search, 2000, "learned", coefs, 10.0, 100.0), (3000.0, 25.0, True))
-        # Below depth 4 only a spent soft limit stops it: a plan of 500 nodes (soft 715).
-        self.assertEqual(searchlog_fit.replay(search, 500, "learned", coefs, 10.0, 0.0)[0], 1000.0)
+        self.assertEqual(searchlog_fit.replay(search, 2000, "learned", coefs, 10.0, 100.0),
+                         (3000.0, 25.0, True, False))
+        # Below depth 4 only a spent soft limit stops it, however high the price: with a plan
+        # of 500 nodes (soft 715) at depth 3, not before.
+        self.assertEqual(searchlog_fit.replay(search, 500, "learned", coefs, 10.0, 100.0)[0], 1000.0)
+        # A plan the log is too shallow for: nothing stops it, and it says it ran out.
+        self.assertEqual(searchlog_fit.replay(search, 10**6, "learned", coefs, 10.0, 0.0)[3], True)
+
+    def test_features_read_as_the_engine_reads_them(self):
+        # src/time/soft.rs's test change_probability_is_the_fitted_logistic reads these
+        # signs to [16, 1, 2, .5, .2, .4, ln 30, .5, 1.5]; the fit must read the log the same.
+        row = {"nodes": "65536", "best_move_changes": "1.0000", "stable_iterations": "2",
+               "node_share": "0.5000", "score_drop": "20", "score_trend3": "-40", "legal_moves": "30",
+               "phase": "12", "score": "-150"}
+        got = [f(row) for _, f in searchlog_fit.FEATURES]
+        want = [16.0, 1.0, 2.0, 0.5, 0.2, 0.4, math.log(30), 0.5, 1.5]
+        for name, g, w in zip([n for n, _ in searchlog_fit.FEATURES], got, want):
+            self.assertAlmostEqual(g, w, msg=name)
 
     def test_sample_log_fits(self):
         out = io.StringIO()
@@ -151,9 +167,10 @@ class BadInput(unittest.TestCase):
         self.assertIn(":2:", err)
 
     def test_bad_plans(self):
-        code, err = self.run_main(SAMPLE, "--plans", "many")
-        self.assertEqual(code, 2)
-        self.assertIn("--plans", err)
+        for plans in ("many", "0", "-5"):
+            code, err = self.run_main(SAMPLE, "--plans", plans)
+            self.assertEqual(code, 2, plans)
+            self.assertIn("--plans", err)
 
     def test_one_outcome_only(self):
         path = write_log([{"pos": p, "depth": d, "best": "e2e4", "final_move": "e2e4"}

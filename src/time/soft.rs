@@ -44,13 +44,15 @@
 //!   spending a whole plan is worth κ centipawns, κ = `Soft Stop Learned Scale`. So:
 //!
 //!   ```text
-//!   p × worth < κ × F × last ÷ plan              → stop (not worth its time)
-//!   elapsed + F × last ≥ MAX_SCALE × soft        → stop (as far as any adjustment reaches)
+//!   p × worth < κ × F × last ÷ plan                   → stop (not worth its time)
+//!   elapsed + F × last ≥ min(MAX_SCALE × soft, hard)  → stop (as far as any adjustment reaches)
 //!   ```
 //!
 //!   The model reads what the adjustments read (changes, stability, score drop, node share)
 //!   and more, so it takes their place: the rule uses the unadjusted soft limit, and a
-//!   single reply still moves at once.
+//!   single reply moves at once whatever `TM SingleReply` says (the `TM` switches belong to
+//!   the adjustments). Mate scores are read as the largest score the fit saw (10 pawns); the
+//!   fit itself left them out.
 //!
 //! F = 2 is not the measured growth: the time per depth grows about 1.35× on average, but
 //! single steps range from 0.3 to 9 (docs/measurements/time-management.md), so the 2x rule is deliberately
@@ -321,7 +323,8 @@ fn learned(kappa: f64, c: &Check) -> Verdict {
         };
     }
     let cost = NEXT_DEPTH_FACTOR * finite_or(c.last_iteration_ms, 0.0).max(0.0);
-    let ceiling = super::adjust::MAX_SCALE * base;
+    // As far as the adjustments may scale soft, and like them never past hard.
+    let ceiling = (super::adjust::MAX_SCALE * base).min(finite_or(c.hard_ms, base));
     if t + cost >= ceiling {
         return Verdict {
             stop: true,
@@ -481,8 +484,8 @@ mod tests {
         assert!(!decide(SoftRule::Predicted, &g, &c).stop);
     }
 
-    /// The model as `tools/searchlog_fit.py` computes it: a row of the fit's own log
-    /// recomputed by hand from the coefficients.
+    /// The model from its coefficients, on features read as `tools/searchlog_fit.py` reads
+    /// them (`tools/test_searchlog_fit.py` reads the same row to the same vector).
     #[test]
     fn change_probability_is_the_fitted_logistic() {
         let signs = Signs {
@@ -556,6 +559,24 @@ mod tests {
             "{}",
             v.why
         );
+        // The rule reads the soft limit before the adjustments, and stops short of hard:
+        // base 1430, adjusted 700, hard 2000. At 1000 ms with 300 ms last, the next depth
+        // would end at 1600, past the adjusted soft (ignored) but short of the ceiling, 2000
+        // (2.5 × 1430 = 3575 capped by hard); at 1500 it would end at 2100, past hard.
+        let split = Check {
+            soft_ms: 700.0,
+            base_soft_ms: 1430.0,
+            hard_ms: 2000.0,
+            ..check(9, 1000.0, 300.0, 1430.0, false)
+        };
+        assert!(!decide(SoftRule::Learned(0.0), &Growth::default(), &split).stop);
+        let past_hard = Check {
+            elapsed_ms: 1500.0,
+            ..split
+        };
+        let v = decide(SoftRule::Learned(0.0), &Growth::default(), &past_hard);
+        assert!(v.stop, "{}", v.why);
+        assert!(v.why.contains("≥ 2000 ms"), "{}", v.why);
         // Too shallow to judge: only a spent soft limit stops.
         assert!(
             !decide(

@@ -168,7 +168,7 @@ pub fn log_position(
             final_move,
             final_score,
             u8::from(changed),
-            if changed { gains.gain(it.best) - gains.of_final + final_score } else { 0 },
+            if changed { gains.gain(it.best) } else { 0 },
         ));
     }
     Ok(lines)
