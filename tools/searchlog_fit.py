@@ -15,7 +15,8 @@ same features, each the probability of one outcome:
 And, for each, the worth of a change in centipawns among the rows where it happened, both moves
 scored by the same search at the final depth (`gain_cp`; a change to `next` is worth
 gain(d) − gain(d + 1), since gain counts from the final move). A negative gain is two searches
-of one table disagreeing (docs/searchlog.md), and counts as no gain. The expected gain of
+of one table disagreeing (docs/searchlog.md), and counts as no gain; one above ten pawns
+counts as ten. The expected gain of
 searching on is the probability times the mean worth.
 
 The model (logistic regression, fitted by Newton's method, that is iteratively reweighted
@@ -73,6 +74,10 @@ FEATURES = (
 TARGETS = ("next", "final")
 RIDGE = 1e-6
 MATE_CP = 31000
+# The largest worth a change is counted at, in centipawns: beyond ten pawns (the clamp of
+# abs_score) a gain is a won or lost position, and a few such gains, up to a mate score,
+# would make the mean.
+WORTH_CAP_CP = 1000.0
 
 
 def _num(row, key):
@@ -119,7 +124,7 @@ def examples(searches, target, min_depth=1):
         for i, row in enumerate(rows):
             if int(row["depth"]) < min_depth or abs(_num(row, "score")) >= MATE_CP:
                 continue
-            gain = max(_num(row, "gain_cp"), 0.0)
+            gain = min(max(_num(row, "gain_cp"), 0.0), WORTH_CAP_CP)
             if target == "final":
                 changed = row["changed"] == "1"
                 worth = gain
@@ -128,7 +133,7 @@ def examples(searches, target, min_depth=1):
                     continue
                 following = rows[i + 1]
                 changed = following["best"] != row["best"]
-                worth = max(gain - max(_num(following, "gain_cp"), 0.0), 0.0)
+                worth = max(gain - min(max(_num(following, "gain_cp"), 0.0), WORTH_CAP_CP), 0.0)
             out.append(([f(row) for _, f in FEATURES], 1 if changed else 0, worth, pos))
     return out
 
@@ -298,7 +303,7 @@ def replay(rows, plan, rule, coefs=None, worth=0.0, kappa=0.0):
             chosen, ran_out = row, False
             break
     changed = chosen["changed"] == "1"
-    loss = max(_num(chosen, "gain_cp"), 0.0) if changed else 0.0
+    loss = min(max(_num(chosen, "gain_cp"), 0.0), WORTH_CAP_CP) if changed else 0.0
     return _num(chosen, "nodes"), loss, changed, ran_out
 
 

@@ -72,15 +72,18 @@ pub const INITIAL_GROWTH: f64 = 1.5;
 /// iterations take microseconds).
 pub const LEARNED_MIN_DEPTH: u32 = 4;
 /// κ of the `learned` rule by default, in centipawns: what spending a whole plan is worth.
+/// Chosen so that, replayed on the held-out logged searches at a plan of 300,000 nodes (about
+/// a move's plan at 10+0.1), the rule spends what the `2x` rule with its adjustments spends
+/// (κ = 5.04 there, 5.5 at 100,000 nodes; docs/searchlog.md); tuning by games is step 4.
 pub const LEARNED_SCALE_CP: f64 = 5.0;
 /// What a change of move at the next depth is worth on average where one happens, in
 /// centipawns (the fit's mean, docs/searchlog.md).
-pub const LEARNED_WORTH_CP: f64 = 34.3;
+pub const LEARNED_WORTH_CP: f64 = 38.9;
 /// The model's coefficients: the intercept, then one per feature of [`Signs::features`], in
 /// that order (`tools/searchlog_fit.py`, target `next`; the fit report is in
 /// docs/searchlog.md).
 pub const LEARNED_COEFFICIENTS: [f64; 10] = [
-    0.59819, -0.00220, -0.04862, -0.14114, -3.09530, 0.03806, -0.12857, -0.26292, 0.63000, 0.04268,
+    0.21650, -0.03180, 0.18961, -0.13659, -2.56583, 0.17129, 0.00712, -0.13238, 0.52723, 0.02350,
 ];
 
 /// Which soft-stop rule is in force.
