@@ -326,20 +326,22 @@ fn learned(kappa: f64, c: &Check) -> Verdict {
         };
     }
     let cost = NEXT_DEPTH_FACTOR * finite_or(c.last_iteration_ms, 0.0).max(0.0);
+    let p = change_probability(&c.signs);
+    let gain = p * LEARNED_WORTH_CP;
     // As far as the adjustments may scale soft, and like them never past hard.
     let ceiling = (super::adjust::MAX_SCALE * base).min(finite_or(c.hard_ms, base));
     if t + cost >= ceiling {
         return Verdict {
             stop: true,
             why: format!(
-                "rule learned: next depth ends ≈ {:.0} ≥ {:.0} ms, the most any adjustment allows",
+                "rule learned: P(move changes) {:.0}%, gain {gain:.1} cp; next depth ends ≈ \
+                 {:.0} ≥ {:.0} ms, the most any adjustment allows",
+                100.0 * p,
                 t + cost,
                 ceiling
             ),
         };
     }
-    let p = change_probability(&c.signs);
-    let gain = p * LEARNED_WORTH_CP;
     let plan = (base / super::SOFT_STOP_ALLOWANCE).max(1.0);
     let price = finite_or(kappa, LEARNED_SCALE_CP).max(0.0) * cost / plan;
     let stop = gain < price;
