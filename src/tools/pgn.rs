@@ -10,6 +10,32 @@
 use crate::position::{FenError, Position};
 use std::io::BufRead;
 
+/// The longest movetext line the writers (`selfplay`, `watch`) produce: the PGN export
+/// format's limit (Edwards, "Portable Game Notation Specification and Implementation Guide",
+/// 1994, section 8.2.2.2: lines of at most 79 characters).
+pub const MOVETEXT_WIDTH: usize = 79;
+
+/// `words` as export-format movetext: separated by single spaces, broken into lines of at
+/// most [`MOVETEXT_WIDTH`] characters (a longer word stands alone on its line), with no
+/// newline at the end.
+pub fn wrap_movetext<I: IntoIterator<Item = String>>(words: I) -> String {
+    let mut text = String::new();
+    let mut line_len = 0;
+    for word in words {
+        let width = word.chars().count();
+        if line_len > 0 && line_len + 1 + width > MOVETEXT_WIDTH {
+            text.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            text.push(' ');
+            line_len += 1;
+        }
+        line_len += width;
+        text.push_str(&word);
+    }
+    text
+}
+
 /// One main-line move with the text of the comments that follow it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RawMove {
@@ -443,6 +469,26 @@ pub fn parse_str(text: &str) -> Vec<RawGame> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn movetext_wraps_at_79_characters() {
+        let words = (1..=30).map(|n| format!("{n}. e4"));
+        let text = wrap_movetext(words);
+        assert!(
+            text.lines().all(|l| l.chars().count() <= MOVETEXT_WIDTH),
+            "{text}"
+        );
+        assert!(text.lines().count() > 1);
+        assert!(!text.starts_with('\n') && !text.ends_with('\n'));
+        assert_eq!(text.split_whitespace().count(), 60);
+        // A word longer than a line stands alone, with no empty line before it.
+        let long = "x".repeat(100);
+        assert_eq!(wrap_movetext([long.clone()]), long);
+        assert_eq!(
+            wrap_movetext(["1. e4".to_string(), long.clone(), "1-0".to_string()]),
+            format!("1. e4\n{long}\n1-0")
+        );
+    }
     use super::*;
 
     #[test]

@@ -11,6 +11,7 @@ use crate::position::{move_to_san, Position};
 use crate::score::{is_mate, MATE};
 use crate::search::{self, Limits, Memory, Signals};
 use crate::time::Mode;
+use crate::tools::pgn::wrap_movetext;
 use crate::tt::TranspositionTable;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -124,7 +125,7 @@ impl Game {
         );
         let mut number = self.first_move_number;
         let mut white = self.white_first;
-        let mut line_len = 0;
+        let mut words = Vec::with_capacity(self.moves.len() + 1);
         for (i, san) in self.moves.iter().enumerate() {
             let comment = self.scores.get(i).map_or(String::new(), |&(score, depth)| {
                 format!(" {{{}/{depth}}}", score_text(score))
@@ -137,27 +138,14 @@ impl Game {
             } else {
                 format!("{san}{comment}")
             };
-            if line_len + word.len() > 79 {
-                text.push('\n');
-                line_len = 0;
-            } else if line_len > 0 {
-                text.push(' ');
-                line_len += 1;
-            }
-            line_len += word.len();
-            text.push_str(&word);
+            words.push(word);
             if !white {
                 number += 1;
             }
             white = !white;
         }
-        let ending = format!("{{{}}} {}", self.termination, self.result.pgn());
-        if line_len + ending.len() > 79 {
-            text.push('\n');
-        } else if line_len > 0 {
-            text.push(' ');
-        }
-        text.push_str(&ending);
+        words.push(format!("{{{}}} {}", self.termination, self.result.pgn()));
+        text.push_str(&wrap_movetext(words));
         text.push_str("\n\n");
         text
     }

@@ -78,7 +78,6 @@ pub fn pgn(h: &Header, moves: &[Move], ending: &Ending) -> String {
     );
     let mut number = h.start.fullmove_number();
     let mut white = h.start.side_to_move() == chess::Color::White;
-    let mut line_len = 0;
     let mut words: Vec<String> = Vec::new();
     for m in moves {
         let score = m
@@ -98,17 +97,7 @@ pub fn pgn(h: &Header, moves: &[Move], ending: &Ending) -> String {
         white = !white;
     }
     words.push(ending.result.clone());
-    for word in words {
-        if line_len > 0 && line_len + 1 + word.len() > 79 {
-            text.push('\n');
-            line_len = 0;
-        } else if line_len > 0 {
-            text.push(' ');
-            line_len += 1;
-        }
-        line_len += word.len();
-        text.push_str(&word);
-    }
+    text.push_str(&crate::tools::pgn::wrap_movetext(words));
     text.push_str("\n\n");
     text
 }
