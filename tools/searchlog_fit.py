@@ -50,6 +50,8 @@ import json
 import math
 import sys
 
+from wdl_fit import logistic
+
 # Each feature: its name, how it is read from a log row, and why it may matter.
 FEATURES = (
     # Effort so far, machine-independent: deeper searches change their minds less.
@@ -138,13 +140,6 @@ def examples(searches, target, min_depth=1):
     return out
 
 
-def sigmoid(z):
-    if z >= 0:
-        return 1.0 / (1.0 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1.0 + e)
-
-
 def _solve(matrix, vector):
     """x with matrix · x = vector, by Gaussian elimination with partial pivoting."""
     n = len(vector)
@@ -166,7 +161,7 @@ def _solve(matrix, vector):
 
 
 def fit_logistic(xs, ys, iterations=50, tolerance=1e-10):
-    """Coefficients [c0, c1, …] of P(y = 1) = sigmoid(c0 + Σ c_i x_i), by Newton's method on the
+    """Coefficients [c0, c1, …] of P(y = 1) = logistic(c0 + Σ c_i x_i), by Newton's method on the
     log-likelihood with a ridge of RIDGE on every coefficient but c0. Says so on stderr if the
     steps have not settled after `iterations` (outcomes a feature separates perfectly)."""
     k = len(xs[0]) + 1
@@ -178,7 +173,7 @@ def fit_logistic(xs, ys, iterations=50, tolerance=1e-10):
         hess = [[0.0] * k for _ in range(k)]
         for x, y in zip(xs, ys):
             row = [1.0] + x
-            p = sigmoid(sum(c * v for c, v in zip(coefs, row)))
+            p = logistic(sum(c * v for c, v in zip(coefs, row)))
             w = p * (1 - p)
             for i in range(k):
                 grad[i] += (y - p) * row[i]
@@ -200,7 +195,7 @@ def fit_logistic(xs, ys, iterations=50, tolerance=1e-10):
 
 
 def predict(coefs, x):
-    return sigmoid(coefs[0] + sum(c * v for c, v in zip(coefs[1:], x)))
+    return logistic(coefs[0] + sum(c * v for c, v in zip(coefs[1:], x)))
 
 
 def log_loss(probs, ys):

@@ -2,6 +2,7 @@
 on hand-computed cases, the outcomes read from a log, and bad input. `make test` runs them
 with the venv's Python."""
 
+import contextlib
 import csv
 import io
 import math
@@ -24,8 +25,10 @@ COLUMNS = ("pos,origin,fen,ply,phase,men,legal_moves,depth,seldepth,elapsed_ms,i
            "final_score,changed,gain_cp").split(",")
 
 
-def write_log(rows):
-    """A searchlog CSV of `rows` (dicts of the fields that matter; the rest filled in)."""
+@contextlib.contextmanager
+def log_file(rows):
+    """The path of a searchlog CSV of `rows` (dicts of the fields that matter; the rest filled
+    in), removed when the block ends."""
     handle = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, newline="")
     writer = csv.DictWriter(handle, fieldnames=COLUMNS)
     writer.writeheader()
@@ -34,7 +37,10 @@ def write_log(rows):
         full.update({k: str(v) for k, v in row.items()})
         writer.writerow(full)
     handle.close()
-    return handle.name
+    try:
+        yield handle.name
+    finally:
+        os.unlink(handle.name)
 
 
 class Scores(unittest.TestCase):
@@ -60,7 +66,7 @@ class Fit(unittest.TestCase):
         xs, ys = [], []
         for _ in range(20000):
             x = [rng.uniform(-1, 1), rng.uniform(0, 4)]
-            p = searchlog_fit.sigmoid(truth[0] + truth[1] * x[0] + truth[2] * x[1])
+            p = searchlog_fit.logistic(truth[0] + truth[1] * x[0] + truth[2] * x[1])
             xs.append(x)
             ys.append(1 if rng.random() < p else 0)
         coefs = searchlog_fit.fit_logistic(xs, ys)
@@ -71,15 +77,12 @@ class Fit(unittest.TestCase):
         # One search: e2e4 at depths 4 and 5, d2d4 at 6, final d2d4. gain_cp counts from the
         # final move: e2e4 is 30 cp worse.
         base = {"pos": 0, "nodes": 1000, "legal_moves": 20, "phase": 24, "final_move": "d2d4"}
-        path = write_log([
+        with log_file([
             dict(base, depth=4, best="e2e4", score=20, changed=1, gain_cp=30),
             dict(base, depth=5, best="e2e4", score=25, changed=1, gain_cp=30),
             dict(base, depth=6, best="d2d4", score=40, changed=0, gain_cp=0),
-        ])
-        try:
+        ]) as path:
             searches = searchlog_fit.read_log([path])
-        finally:
-            os.unlink(path)
         final = searchlog_fit.examples(searches, "final")
         self.assertEqual([(y, w) for _, y, w, _ in final], [(1, 30.0), (1, 30.0), (0, 0.0)])
         # The next iteration: no change from 4 to 5, a change worth 30 from 5 to 6, and the
@@ -94,11 +97,8 @@ class Fit(unittest.TestCase):
         rows = [dict(pos=0, depth=d + 1, nodes=n, best="e2e4" if d < 4 else "d2d4", legal_moves=20,
                      adjust_scale=1, changed=1 if d < 4 else 0, gain_cp=25 if d < 4 else 0)
                 for d, n in enumerate(nodes)]
-        path = write_log(rows)
-        try:
+        with log_file(rows) as path:
             search = searchlog_fit.read_log([path])[(0, 0)]
-        finally:
-            os.unlink(path)
         # 2x: at depth 3, 1000 + 2 × 700 < 2860; at depth 4, 3000 + 2 × 2000 ≥ 2860.
         self.assertEqual(searchlog_fit.replay(search, 2000, "2x"), (3000.0, 25.0, True, False))
         coefs = [0.0] * (len(searchlog_fit.FEATURES) + 1)  # P = ½ everywhere
@@ -158,11 +158,8 @@ class BadInput(unittest.TestCase):
         self.assertIn("not a searchlog CSV", err)
 
     def test_a_field_that_is_not_a_number(self):
-        path = write_log([{"pos": 0, "depth": 4, "nodes": "many", "best": "e2e4"}])
-        try:
+        with log_file([{"pos": 0, "depth": 4, "nodes": "many", "best": "e2e4"}]) as path:
             code, err = self.run_main(path)
-        finally:
-            os.unlink(path)
         self.assertEqual(code, 2)
         self.assertIn(":2:", err)
 
@@ -173,12 +170,9 @@ class BadInput(unittest.TestCase):
             self.assertIn("--plans", err)
 
     def test_one_outcome_only(self):
-        path = write_log([{"pos": p, "depth": d, "best": "e2e4", "final_move": "e2e4"}
-                          for p in range(3) for d in (4, 5)])
-        try:
+        with log_file([{"pos": p, "depth": d, "best": "e2e4", "final_move": "e2e4"}
+                       for p in range(3) for d in (4, 5)]) as path:
             code, err = self.run_main(path)
-        finally:
-            os.unlink(path)
         self.assertEqual(code, 2)
         self.assertIn("both outcomes", err)
 
