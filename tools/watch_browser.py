@@ -179,8 +179,14 @@ def live_game(driver, binary, out):
               f"the reason is written: {reason!r}")
         last = text(driver, "last-body")
         check("Adjustments:" in last, "the adjustments are written")
-        check(len(texts(driver, "#figures svg")) == 2,
-              "the game so far: a picture per Sandglass player")
+        check(re.search(r"P\(one more depth changes the move\) = \d+ % at the last check", last)
+              is not None, "the learned model's odds at the last check are written")
+        figures = wait_for("the pictures of the game so far", lambda: driver.execute_script(
+            "return Array.prototype.map.call(document.querySelectorAll('#figures svg'),"
+            " function (e) { return e.textContent; });"))
+        check(len(figures) == 2, "the game so far: a picture per Sandglass player")
+        check(all("P(one more depth changes the move)" in f for f in figures),
+              "each picture draws the learned model's odds along the game")
         if not thinking_shot:
             screenshot(driver, out, "watch-thinking.png")
             screenshot(driver, out, "watch-small.png", scale=0.5)

@@ -65,6 +65,9 @@ pub struct MoveTime {
     pub spent_ms: i64,
     /// When the player's next move starts: increment and refill included.
     pub clock_after_ms: i64,
+    /// `pchange=` of the comment (Sandglass's `watch` writes it): the learned soft-stop
+    /// model's probability, at the last check, that the next depth would change the move.
+    pub p_change: Option<f64>,
 }
 
 impl MoveTime {
@@ -214,6 +217,7 @@ struct Reading {
     tl_s_ms: Option<i64>,
     used_s_ms: Option<i64>,
     ms_tokens: Vec<i64>,
+    p_change: Option<f64>,
 }
 
 impl Reading {
@@ -257,7 +261,10 @@ fn parse_number(text: &str, scale: f64) -> Option<i64> {
 
 /// Read one move's comment; `Err` names the piece that looks like a clock but is not one.
 fn read_comment(comment: &str) -> Result<Reading, String> {
-    let mut r = Reading::default();
+    let mut r = Reading {
+        p_change: read_p_change(comment)?,
+        ..Reading::default()
+    };
     let mut rest = comment;
     // Commands first: [%clk …] [%emt …].
     while let Some(start) = rest.find("[%") {
@@ -310,6 +317,20 @@ fn read_comment(comment: &str) -> Result<Reading, String> {
         }
     }
     Ok(r)
+}
+
+/// `pchange=P` anywhere in a comment, with P a probability.
+fn read_p_change(comment: &str) -> Result<Option<f64>, String> {
+    let Some(v) = comment
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ']')
+        .find_map(|word| word.strip_prefix("pchange="))
+    else {
+        return Ok(None);
+    };
+    match v.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(Some(p)),
+        _ => Err(format!("bad pchange={v} (a probability, 0 to 1)")),
+    }
 }
 
 /// The clock of one player, followed through the game.
@@ -478,6 +499,7 @@ pub fn read_game(game: &RawGame) -> GameRecord {
             clock_before_ms: before,
             spent_ms: spent,
             clock_after_ms: after,
+            p_change: reading.p_change,
         });
     }
     if notation.is_none() {
@@ -715,5 +737,32 @@ mod tests {
         let illegal = one("[TimeControl \"60+0\"]\n1. e5 {[%clk 0:01:00]} *");
         assert!(illegal.problems[0].contains("not a legal move"));
         assert_eq!(illegal.players[0].moves.len(), 1);
+    }
+
+    /// `pchange=` is read beside any clock notation; a value that is not a probability is
+    /// a problem named by game and move, and the player's record stops there.
+    #[test]
+    fn the_learned_odds_are_read_and_checked() {
+        let g = one(
+            "[TimeControl \"60+0\"]\n1. e4 {[%clk 0:01:00] pchange=0.125} \
+             e5 {+0.1/9 0.5s, tl=59.5s, pchange=1} 2. d4 {[%clk 0:00:59]} *",
+        );
+        assert!(g.problems.is_empty(), "{:?}", g.problems);
+        let odds = |p: &PlayerRecord| p.moves.iter().map(|m| m.p_change).collect::<Vec<_>>();
+        assert_eq!(odds(&g.players[0]), [Some(0.125), None]);
+        assert_eq!(odds(&g.players[1]), [Some(1.0)]);
+        for bad in ["1.5", "-0.1", "x", "NaN", ""] {
+            let g = one(&format!(
+                "[TimeControl \"60+0\"]\n1. e4 {{[%clk 0:01:00] pchange={bad}}} e5 *"
+            ));
+            assert!(
+                g.problems
+                    .iter()
+                    .any(|p| p.contains("move 1. e4") && p.contains("bad pchange")),
+                "{bad}: {:?}",
+                g.problems
+            );
+            assert!(g.players[0].moves.is_empty());
+        }
     }
 }

@@ -189,26 +189,60 @@ pub fn game(record: &GameRecord, player: usize, overlays: &[Overlay], caption: &
     } else {
         &record.tc_text
     };
+    let mut panels = vec![
+        Panel {
+            y_label: if overlays.is_empty() {
+                "time spent per move, s".to_string()
+            } else {
+                "time per move, s (bars: spent; lines: plans, band up to hard)".to_string()
+            },
+            series: top,
+        },
+        Panel {
+            y_label: "clock left after the move, s (increment included)".to_string(),
+            series: bottom,
+        },
+    ];
+    let odds = change_odds(record, &shown);
+    if !odds.is_empty() {
+        panels.push(Panel {
+            y_label: "P(one more depth changes the move) at the last check, %".to_string(),
+            series: odds,
+        });
+    }
     Figure {
         title: format!("Game {}: {names}, {tc} ({})", record.index, record.result),
         caption: caption.to_string(),
         x_label: "move number".to_string(),
-        panels: vec![
-            Panel {
-                y_label: if overlays.is_empty() {
-                    "time spent per move, s".to_string()
-                } else {
-                    "time per move, s (bars: spent; lines: plans, band up to hard)".to_string()
-                },
-                series: top,
-            },
-            Panel {
-                y_label: "clock left after the move, s (increment included)".to_string(),
-                series: bottom,
-            },
-        ],
+        panels,
         boundaries: Vec::new(),
     }
+}
+
+/// The learned soft-stop model's probability along the game, for the shown players whose
+/// record has it (`pchange=` in the comments, as `watch` writes for Sandglass): how likely
+/// the model thought one more depth would change the move when the search stopped. Under
+/// any rule it shows which moves the search left with the question still open.
+fn change_odds(record: &GameRecord, shown: &[usize]) -> Vec<Series> {
+    shown
+        .iter()
+        .filter_map(|&i| record.players.get(i))
+        .filter_map(|p| {
+            let points: Vec<(f64, f64)> = p
+                .moves
+                .iter()
+                .filter_map(|m| m.p_change.map(|q| (f64::from(m.number), 100.0 * q)))
+                .collect();
+            let colour = if p.white { "White" } else { "Black" };
+            (!points.is_empty()).then(|| {
+                Series::line(
+                    &format!("{colour}: P(move changes)"),
+                    player_style(p.white),
+                    points,
+                )
+            })
+        })
+        .collect()
 }
 
 /// Most players given their own panel in the overview.

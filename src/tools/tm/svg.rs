@@ -563,6 +563,18 @@ fn draw_series(out: &mut String, s: &Series, f: &Frame) {
                 st.width,
                 pts.join(" ")
             );
+            // A polyline of one point draws nothing: the first move of a game in progress
+            // would be missing from its line.
+            if let [(x, y)] = s.points[..] {
+                let _ = writeln!(
+                    out,
+                    r#"<circle clip-path="url(#{clip})" cx="{:.1}" cy="{:.1}" r="{}" fill="{}"/>"#,
+                    x_of(x),
+                    y_of(y),
+                    2.0 * st.width,
+                    st.colour
+                );
+            }
         }
     }
     for &(x, y) in &s.alarms {
@@ -805,6 +817,26 @@ mod tests {
         for y in ys {
             assert!(y >= TOP - 1e-9, "band drawn above the panel at y = {y}");
         }
+    }
+
+    /// A line of one point (the first move of a game in progress) is drawn as a dot; a line
+    /// of two or more is not.
+    #[test]
+    fn a_line_of_one_point_is_a_dot() {
+        let fig = |points: Vec<(f64, f64)>| Figure {
+            title: "t".into(),
+            caption: "c".into(),
+            x_label: "x".into(),
+            panels: vec![Panel {
+                y_label: "y".into(),
+                series: vec![Series::line("clock", player_style(true), points)],
+            }],
+            boundaries: Vec::new(),
+        };
+        let dots = |svg: String| svg.matches("<circle clip-path").count();
+        assert_eq!(dots(render(&fig(vec![(1.0, 5.0)]))), 1);
+        assert_eq!(dots(render(&fig(vec![(1.0, 5.0), (2.0, 4.0)]))), 0);
+        assert_eq!(dots(render(&fig(Vec::new()))), 0);
     }
 
     /// (y, height) of the bars: only they are clipped to a panel, the legend's swatches not.

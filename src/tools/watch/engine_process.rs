@@ -289,6 +289,7 @@ fn thought(best: ChessMove, spent: Duration, score: Option<i32>, depth: u32) -> 
         adjust: String::new(),
         final_soft_ms: None,
         timelog: String::new(),
+        p_change: None,
     }
 }
 

@@ -173,6 +173,7 @@ pub fn play(players: &mut [Player; 2], setup: &Setup, shared: &Arc<Shared>) -> F
             clock_after_ms: clock_after,
             score: thought.score,
             depth: thought.depth,
+            p_change: thought.p_change,
         });
         pos.make_move(thought.best);
         let last = Some((thought.best.get_source(), thought.best.get_dest()));

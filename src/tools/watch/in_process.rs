@@ -178,6 +178,12 @@ impl InProcess {
         let best = outcome
             .best
             .ok_or_else(|| Failure::Illegal("no move (the game was over)".to_string()))?;
+        let p_change = shared.read(|st| {
+            st.thinking
+                .as_ref()
+                .and_then(|t| t.checks.last())
+                .map(|c| c.p_change)
+        });
         Ok(Thought {
             best,
             spent_ms,
@@ -188,6 +194,7 @@ impl InProcess {
             adjust: outcome.adjust_reason.clone(),
             final_soft_ms: outcome.soft_ms,
             timelog: stop_words(&outcome),
+            p_change,
         })
     }
 }
@@ -207,6 +214,7 @@ fn observer(shared: &Arc<Shared>, factor: Option<f64>) -> crate::search::Observe
             stop: c.verdict.stop,
             why: c.verdict.why.clone(),
             next_end_ms: factor.map(|f| c.check.elapsed_ms + f * c.check.last_iteration_ms),
+            p_change: time::soft::change_probability(&c.check.signs),
         };
         shared.update(|st| {
             if let Some(t) = st.thinking.as_mut() {

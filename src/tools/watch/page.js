@@ -140,7 +140,14 @@
     return '<div class="check' + (c.stop ? ' stop' : '') + '"><b>After depth ' + c.depth +
       ', the soft stop:</b> ' + esc(c.why) + ' \u2192 <b>' + then + '</b><br><b>Adjustments:</b> ' +
       esc(c.adjust) + ' (soft ' + fmt(c.base_soft_ms) + ' \u00d7 ' + c.scale.toFixed(2) + ' = ' +
-      fmt(c.soft_ms) + ')</div>';
+      fmt(c.soft_ms) + ')' + oddsText(c) + '</div>';
+  }
+
+  // What the learned soft stop's model makes of this check, whichever rule decides.
+  function oddsText(c) {
+    if (typeof c.p_change !== 'number') { return ''; }
+    return '<br><b>Learned model:</b> <span class="odds">P(one more depth changes the move) = ' +
+      Math.round(100 * c.p_change) + ' %</span>';
   }
 
   function playerOf(side) { return state.players[side]; }
@@ -184,6 +191,11 @@
       ', depth ' + p.depth + (p.score ? ', score ' + p.score + ' pawns' : '');
     var h = barOf(t, p.spent_ms, p.final_soft_ms, 'last');
     h += '<p class="reason">Why it stopped: ' + esc(p.reason) + '</p>';
+    var checks = t.checks || [];
+    if (checks.length) {
+      h += '<p class="why">' + oddsText(checks[checks.length - 1]).replace('<br>', '') +
+        ' at the last check (depth ' + checks[checks.length - 1].depth + ')</p>';
+    }
     if (p.detail) { h += '<p class="detail">' + esc(p.detail) + '</p>'; }
     if (t.plan) {
       h += '<p class="why"><b>Adjustments:</b> ' + esc(p.adjust || 'none') +

@@ -25,6 +25,8 @@ pub struct Thought {
     pub adjust: String,
     pub final_soft_ms: Option<u64>,
     pub timelog: String,
+    /// The learned model's probability at the last soft-stop check (Sandglass only).
+    pub p_change: Option<f64>,
 }
 
 /// Why a move did not come.

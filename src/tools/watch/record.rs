@@ -5,7 +5,10 @@
 //!
 //! The clock comment is fastchess's, `{+0.31/12 0.357s, tl=9.843s}`: the score and depth,
 //! the time spent and the clock after the move (increment and any refill included), both to
-//! the millisecond, so the replay finds the clocks exactly as the referee kept them.
+//! the millisecond, so the replay finds the clocks exactly as the referee kept them. A
+//! Sandglass move adds `pchange=0.23`: the learned model's probability, at the last
+//! soft-stop check, that the next depth would have played another move (other readers skip
+//! a `key=value` they do not know; `tm --pgn` draws it along the game).
 
 use super::state::Ending;
 use crate::position::Position;
@@ -24,6 +27,8 @@ pub struct Move {
     /// Mover's view; None if the player did not say.
     pub score: Option<i32>,
     pub depth: u32,
+    /// The learned model's probability at the last soft-stop check (Sandglass only).
+    pub p_change: Option<f64>,
 }
 
 /// The tags of the record.
@@ -83,8 +88,14 @@ pub fn pgn(h: &Header, moves: &[Move], ending: &Ending) -> String {
         let score = m
             .score
             .map_or(String::new(), |s| format!("{}/{} ", score_text(s), m.depth));
+        let p_change = m
+            .p_change
+            .filter(|p| p.is_finite())
+            .map_or(String::new(), |p| {
+                format!(", pchange={:.3}", p.clamp(0.0, 1.0))
+            });
         let comment = format!(
-            "{{{score}{}, tl={}}}",
+            "{{{score}{}, tl={}{p_change}}}",
             seconds(m.spent_ms),
             seconds(m.clock_after_ms)
         );
@@ -194,6 +205,7 @@ mod tests {
                 clock_after_ms: 9743,
                 score: Some(31),
                 depth: 12,
+                p_change: Some(0.25),
             },
             Move {
                 san: "Kg7".into(),
@@ -201,6 +213,7 @@ mod tests {
                 clock_after_ms: 10_099,
                 score: None,
                 depth: 0,
+                p_change: None,
             },
             Move {
                 san: "Kg1".into(),
@@ -208,6 +221,7 @@ mod tests {
                 clock_after_ms: 7843,
                 score: Some(-32_000 + 2),
                 depth: 3,
+                p_change: Some(0.0312),
             },
         ];
         let h = header("10+0.1", Some("6k1/8/8/8/8/8/8/6K1 w - - 0 30"));
@@ -218,7 +232,8 @@ mod tests {
         );
         assert!(text.contains("Other \\\"quoted\\\""));
         assert!(
-            text.contains("30. Kh1 {+0.31/12 0.357s, tl=9.743s} 30... Kg7 {0.001s, tl=10.099s}"),
+            text.contains("30. Kh1 {+0.31/12 0.357s, tl=9.743s, pchange=0.250}")
+                && text.contains("30... Kg7 {0.001s, tl=10.099s}"),
             "{text}"
         );
         let games = parse_str(&text);
@@ -231,6 +246,9 @@ mod tests {
             .map(|m| (m.clock_before_ms, m.spent_ms, m.clock_after_ms))
             .collect();
         assert_eq!(white, [(10_000, 357, 9743), (9743, 2000, 7843)]);
+        let odds: Vec<Option<f64>> = record.players[0].moves.iter().map(|m| m.p_change).collect();
+        assert_eq!(odds, [Some(0.25), Some(0.031)]);
+        assert_eq!(record.players[1].moves[0].p_change, None);
         let black = &record.players[1].moves[0];
         assert_eq!(
             (black.clock_before_ms, black.spent_ms, black.clock_after_ms),
@@ -248,6 +266,7 @@ mod tests {
             clock_after_ms: 29_500,
             score: Some(20),
             depth: 9,
+            p_change: None,
         }];
         let text = pgn(&h, &moves, &ending());
         let plain = figures(&text, &[]);
@@ -256,5 +275,17 @@ mod tests {
         let named = figures(&text, &[(h.white.clone(), Settings::default())]);
         assert_eq!(named.len(), 1);
         assert!(named[0].contains("expositor (default)"), "{}", named[0]);
+        let odds = "P(one more depth changes the move)";
+        assert!(
+            !named[0].contains(odds),
+            "no odds recorded, no panel for them"
+        );
+        let with_odds = [Move {
+            p_change: Some(0.4),
+            ..moves[0].clone()
+        }];
+        let text = pgn(&h, &with_odds, &ending());
+        let named = figures(&text, &[(h.white.clone(), Settings::default())]);
+        assert!(named[0].contains(odds), "{}", named[0]);
     }
 }

@@ -66,6 +66,10 @@ pub struct Check {
     pub why: String,
     /// Under the `2x` rule, when the next depth would end: elapsed + F × last.
     pub next_end_ms: Option<f64>,
+    /// The learned model's probability that the next depth plays another move
+    /// (`time::soft::change_probability`), whichever rule is in force: a class can watch
+    /// what the `learned` rule would weigh while another rule decides.
+    pub p_change: f64,
 }
 
 /// The move being thought.
@@ -290,6 +294,7 @@ fn thinking_json(t: &Thinking) -> String {
             .bool("stop", c.stop)
             .str("why", &c.why)
             .opt_num("next_end_ms", c.next_end_ms)
+            .num("p_change", c.p_change)
             .finish()
     }));
     Object::new()
