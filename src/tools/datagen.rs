@@ -2,7 +2,9 @@
 //! network (format in `packed.rs`).
 //!
 //! Each game starts from a book line followed by a few random plies, so that games differ
-//! even between runs with the same book, and is played by `selfplay::play_game` (fixed or
+//! even between runs with the same book (`--chess960-percent` starts a share of the games
+//! from random Chess960 starting positions instead, so that one network learns both), and
+//! is played by `selfplay::play_game` (fixed or
 //! soft nodes per move, the same adjudication). A start position that a short search already
 //! scores as lost for one side (`--reject-score`) is not played: its game would teach only
 //! that a lost position is lost. Every position where the side to move was not in check, the
@@ -58,6 +60,12 @@ pub struct DatagenArgs {
     /// book lines are) instead of a book.
     #[arg(long)]
     pub chess960: bool,
+    /// Start this share of the games, in percent, from a random Chess960 starting position
+    /// instead of a book line (10 to 20 teaches a network Chess960 beside standard chess).
+    /// With 0, the default, a run draws the random numbers it always has.
+    #[arg(long, value_name = "PERCENT", default_value_t = 0, requires = "book",
+          conflicts_with = "chess960", value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub chess960_percent: u32,
     /// Random plies played after the book line: between --min-random-plies and this many
     /// (at most MAX_RANDOM_PLIES).
     #[arg(long, default_value_t = 6,
@@ -178,6 +186,22 @@ fn existing_positions(out: &Path) -> Result<u64, String> {
 /// piece hanging after the random plies, a small share of a game's nodes.
 pub const REJECT_NODES: u64 = 10_000;
 
+/// Where the next game starts: the book, or with `percent` in a hundred the Chess960
+/// starting positions. With `percent` 0 it draws no random number, so that a run without
+/// Chess960 starts plays the games it always has (see [`start_position`]).
+fn openings_for<'a>(
+    book: &'a [Position],
+    chess960: &'a [Position],
+    percent: u32,
+    rng: &mut Rng,
+) -> &'a [Position] {
+    if percent > 0 && !chess960.is_empty() && rng.below(100) < u64::from(percent) {
+        chess960
+    } else {
+        book
+    }
+}
+
 /// A start position: a book line and between `min_random` and `max_random` random legal
 /// plies (None if the side to move ran out of moves during them, or if the game is over at
 /// the end by a rule of chess, `selfplay::ended_by_rule`).
@@ -293,6 +317,11 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
         ));
     }
     let book = selfplay::openings(args.book.as_deref(), args.chess960)?;
+    let chess960 = if args.chess960_percent > 0 {
+        selfplay::chess960_starts()
+    } else {
+        Vec::new()
+    };
     let network = super::eval_file_network(args.eval_file.as_deref())?;
     let threads = usize::from(args.threads);
     let tables =
@@ -339,7 +368,8 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
     let last_log = &Mutex::new(started);
     std::thread::scope(|scope| {
         for (t, (shard, tt)) in shards.iter().zip(&tables).enumerate() {
-            let (book, total, bar, failure) = (&book, &total, &bar, &failure);
+            let (book, chess960, total, bar) = (&book, &chess960, &total, &bar);
+            let failure = &failure;
             let (limits, rejected) = (&limits, &rejected);
             scope.spawn(move || {
                 let fail = |e: String| {
@@ -365,7 +395,8 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
                     }
                     fruitless += 1;
                     let (min, max) = (args.min_random_plies, args.random_plies);
-                    let Some(start) = start_position(book, &mut rng, min, max) else {
+                    let openings = openings_for(book, chess960, args.chess960_percent, &mut rng);
+                    let Some(start) = start_position(openings, &mut rng, min, max) else {
                         continue;
                     };
                     if let Some(limit) = args.reject_score {
@@ -552,6 +583,38 @@ mod tests {
             assert!(parse(option, "101").is_err(), "{option}");
             assert!(parse(option, "4294967295").is_err(), "{option}");
         }
+    }
+
+    /// `--chess960-percent`: about that share of the games starts from the Chess960 starts;
+    /// 0 draws no random number (a run without it continues the games it always played),
+    /// and the option needs a book and excludes `--chess960`.
+    #[test]
+    fn a_share_of_the_games_starts_from_chess960() {
+        let book = [Position::startpos()];
+        let chess960 = selfplay::chess960_starts();
+        assert_eq!(chess960.len(), 960);
+        let mut rng = Rng(7);
+        for _ in 0..100 {
+            assert_eq!(openings_for(&book, &chess960, 0, &mut rng).len(), 1);
+        }
+        assert_eq!(rng.0, 7, "percent 0 drew random numbers");
+        let draws = 10_000;
+        let mixed = (0..draws)
+            .filter(|_| openings_for(&book, &chess960, 15, &mut rng).len() == 960)
+            .count();
+        assert!((1300..=1700).contains(&mixed), "{mixed} of {draws}");
+        assert!((0..100).all(|_| openings_for(&book, &chess960, 100, &mut rng).len() == 960));
+        let start = start_position(&chess960, &mut rng, 0, 0).expect("a start");
+        assert!(start.is_chess960());
+
+        use clap::Parser;
+        let parse = |args: &[&str]| Cli::try_parse_from([&["datagen"], args].concat());
+        let ok = parse(&["--book", "b", "--chess960-percent", "15"]).expect("parses");
+        assert_eq!(ok.args.chess960_percent, 15);
+        assert!(parse(&["--book", "b", "--chess960-percent", "101"]).is_err());
+        assert!(parse(&["--book", "b", "--chess960-percent", "-1"]).is_err());
+        assert!(parse(&["--chess960", "--chess960-percent", "15"]).is_err());
+        assert!(parse(&["--chess960-percent", "15"]).is_err());
     }
 
     /// A start position that is drawn by rule after its random plies is not handed out:
