@@ -20,7 +20,7 @@ pub struct WatchArgs {
     #[arg(long, default_value = "expositor", value_name = "STRATEGY")]
     pub black: String,
     /// White is this UCI program instead of Sandglass: the program and its arguments,
-    /// separated by spaces.
+    /// separated by spaces, quoted as a shell quotes them ("/opt/my engine/run" --uci).
     #[arg(long, value_name = "COMMAND", conflicts_with = "white")]
     pub white_cmd: Option<String>,
     /// Black is this UCI program instead of Sandglass, e.g. /usr/games/stockfish.
@@ -150,6 +150,14 @@ impl WatchArgs {
             }
             (None, None) => Position::startpos(),
         };
+        for (flag, cmd) in [
+            ("--white-cmd", &self.white_cmd),
+            ("--black-cmd", &self.black_cmd),
+        ] {
+            if let Some(c) = cmd {
+                split_command(c).map_err(|e| format!("{flag} {c}: {e}"))?;
+            }
+        }
         let seat = |cmd: &Option<String>, strategy: &str| match cmd {
             Some(c) => Seat::Program(c.clone()),
             None => Seat::Sandglass(strategy.to_string()),
@@ -186,6 +194,59 @@ impl WatchArgs {
             pgn: with_ext(&self.save, "pgn"),
         })
     }
+}
+
+/// A program and its arguments from one command line, split as a POSIX shell splits words
+/// (no variables, globs or redirections): at unquoted spaces; '…' keeps everything inside as
+/// it is, "…" too except that \" and \\ stand for " and \; outside quotes \ keeps the next
+/// character. So a path with a space can be given, as GUIs allow.
+pub fn split_command(command: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => words.extend(word.take()),
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => w.push(c),
+                        None => return Err("a ' is not closed".to_string()),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(e @ ('"' | '\\')) => w.push(e),
+                            Some(other) => {
+                                w.push('\\');
+                                w.push(other);
+                            }
+                            None => return Err("a \" is not closed".to_string()),
+                        },
+                        Some(c) => w.push(c),
+                        None => return Err("a \" is not closed".to_string()),
+                    }
+                }
+            }
+            '\\' => match chars.next() {
+                Some(e) => word.get_or_insert_with(String::new).push(e),
+                None => return Err("it ends with a lone \\".to_string()),
+            },
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    if words.is_empty() {
+        return Err("no command given".to_string());
+    }
+    Ok(words)
 }
 
 /// A time control in words: "60 s + 0.6 s a move", "40 moves in 30 s, repeating".
@@ -275,6 +336,33 @@ mod tests {
                 .err()
                 .unwrap_or_default();
             assert!(e.contains(words), "{line:?}: {e}");
+        }
+    }
+
+    /// A command line splits as a shell splits it, so a path with a space can be given; a
+    /// quote left open is an error, not a guess.
+    #[test]
+    fn a_command_splits_as_a_shell_splits_it() {
+        let split = |c: &str| split_command(c);
+        let words = |w: &[&str]| Ok(w.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            split("/usr/games/stockfish"),
+            words(&["/usr/games/stockfish"])
+        );
+        assert_eq!(split("  eng   --uci  "), words(&["eng", "--uci"]));
+        assert_eq!(
+            split(r#""/opt/my engine/run" --threads 1"#),
+            words(&["/opt/my engine/run", "--threads", "1"])
+        );
+        assert_eq!(
+            split(r"/opt/my\ engine/run"),
+            words(&["/opt/my engine/run"])
+        );
+        assert_eq!(split(r#"'a "b"' c'd'e"#), words(&[r#"a "b""#, "cde"]));
+        assert_eq!(split(r#""say \"hi\" \\ \n""#), words(&[r#"say "hi" \ \n"#]));
+        assert_eq!(split("x ''"), words(&["x", ""]));
+        for bad in ["", "   ", "'open", r#""open"#, r#""a \"#, "end\\"] {
+            assert!(split(bad).is_err(), "{bad:?}");
         }
     }
 }

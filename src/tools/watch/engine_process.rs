@@ -36,7 +36,8 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Start `command` (the program and its arguments, split at spaces), and wait up to
+    /// Start `command` (the program and its arguments, split as a shell splits them:
+    /// [`super::args::split_command`]), and wait up to
     /// `timeout` for `uciok` and, after the options `settings` (name, value), for `readyok`.
     pub fn start(
         command: &str,
@@ -45,7 +46,7 @@ impl EngineProcess {
         timeout: Duration,
         chess960: bool,
     ) -> Result<EngineProcess, String> {
-        let words: Vec<&str> = command.split_whitespace().collect();
+        let words = super::args::split_command(command).map_err(|e| format!("{flag}: {e}"))?;
         let Some((program, args)) = words.split_first() else {
             return Err(format!("{flag}: no command given"));
         };
