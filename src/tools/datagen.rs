@@ -4,12 +4,12 @@
 //! Each game starts from a book line followed by a few random plies, so that games differ
 //! even between runs with the same book (`--chess960-percent` starts a share of the games
 //! from random Chess960 starting positions instead, so that one network learns both), and
-//! is played by `selfplay::play_game` (fixed or
-//! soft nodes per move, the same adjudication). A start position that a short search already
-//! scores as lost for one side (`--reject-score`) is not played: its game would teach only
-//! that a lost position is lost. Every position where the side to move was not in check, the
-//! move played was not a capture or promotion, and the score was not a mate is kept with the
-//! search score and the game's result.
+//! is played by `selfplay::play_game` (fixed or soft nodes per move, the same adjudication).
+//! A start position that a short search already scores as lost for one side
+//! (`--reject-score`) is not played: its game would teach only that a lost position is lost.
+//! Every position where the side to move was not in check, the move played was not a capture
+//! or promotion, and the score was not a mate is kept with the search score and the game's
+//! result.
 //!
 //! Thread t appends to `shard-t.bin` in the output folder. The shards end with exactly
 //! `--positions` positions: a thread claims its game's positions from the count still
@@ -612,7 +612,7 @@ mod tests {
         let ok = parse(&["--book", "b", "--chess960-percent", "15"]).expect("parses");
         assert_eq!(ok.args.chess960_percent, 15);
         assert!(parse(&["--book", "b", "--chess960-percent", "101"]).is_err());
-        assert!(parse(&["--book", "b", "--chess960-percent", "-1"]).is_err());
+        assert!(parse(&["--book", "b", "--chess960-percent=-1"]).is_err());
         assert!(parse(&["--chess960", "--chess960-percent", "15"]).is_err());
         assert!(parse(&["--chess960-percent", "15"]).is_err());
     }

@@ -217,7 +217,6 @@ struct Reading {
     tl_s_ms: Option<i64>,
     used_s_ms: Option<i64>,
     ms_tokens: Vec<i64>,
-    p_change: Option<f64>,
 }
 
 impl Reading {
@@ -261,10 +260,7 @@ fn parse_number(text: &str, scale: f64) -> Option<i64> {
 
 /// Read one move's comment; `Err` names the piece that looks like a clock but is not one.
 fn read_comment(comment: &str) -> Result<Reading, String> {
-    let mut r = Reading {
-        p_change: read_p_change(comment)?,
-        ..Reading::default()
-    };
+    let mut r = Reading::default();
     let mut rest = comment;
     // Commands first: [%clk …] [%emt …].
     while let Some(start) = rest.find("[%") {
@@ -430,6 +426,12 @@ pub fn read_game(game: &RawGame) -> GameRecord {
             }
             continue;
         };
+        // The odds are Sandglass's own addition: a value that is no probability is named,
+        // and the clock, which does not depend on it, is read on.
+        let p_change = read_p_change(&m.comment).unwrap_or_else(|e| {
+            problems.push(format!("{at}: {e}; read as no odds"));
+            None
+        });
         let n = f.timed + 1;
         let st = periods.as_deref().map_or(
             Step {
@@ -499,7 +501,7 @@ pub fn read_game(game: &RawGame) -> GameRecord {
             clock_before_ms: before,
             spent_ms: spent,
             clock_after_ms: after,
-            p_change: reading.p_change,
+            p_change,
         });
     }
     if notation.is_none() {
@@ -740,7 +742,7 @@ mod tests {
     }
 
     /// `pchange=` is read beside any clock notation; a value that is not a probability is
-    /// a problem named by game and move, and the player's record stops there.
+    /// a problem named by game and move, and the clock is read on without it.
     #[test]
     fn the_learned_odds_are_read_and_checked() {
         let g = one(
@@ -762,7 +764,11 @@ mod tests {
                 "{bad}: {:?}",
                 g.problems
             );
-            assert!(g.players[0].moves.is_empty());
+            let e4 = &g.players[0].moves;
+            assert_eq!(
+                (e4.len(), e4[0].p_change, e4[0].clock_before_ms),
+                (1, None, 60_000)
+            );
         }
     }
 }

@@ -222,24 +222,31 @@ pub fn game(record: &GameRecord, player: usize, overlays: &[Overlay], caption: &
 /// The learned soft-stop model's probability along the game, for the shown players whose
 /// record has it (`pchange=` in the comments, as `watch` writes for Sandglass): how likely
 /// the model thought one more depth would change the move when the search stopped. Under
-/// any rule it shows which moves the search left with the question still open.
+/// any rule it shows which moves the search left with the question still open. Bars, one
+/// per move that has odds: a move without (no soft-stop check was made) shows none, where a
+/// line would join across it.
 fn change_odds(record: &GameRecord, shown: &[usize]) -> Vec<Series> {
     shown
         .iter()
-        .filter_map(|&i| record.players.get(i))
-        .filter_map(|p| {
+        .enumerate()
+        .filter_map(|(slot, &i)| Some((slot, record.players.get(i)?)))
+        .filter_map(|(slot, p)| {
             let points: Vec<(f64, f64)> = p
                 .moves
                 .iter()
                 .filter_map(|m| m.p_change.map(|q| (f64::from(m.number), 100.0 * q)))
                 .collect();
             let colour = if p.white { "White" } else { "Black" };
-            (!points.is_empty()).then(|| {
-                Series::line(
-                    &format!("{colour}: P(move changes)"),
-                    player_style(p.white),
-                    points,
-                )
+            (!points.is_empty()).then(|| Series {
+                label: format!("{colour}: P(move changes)"),
+                style: player_style(p.white),
+                shape: Shape::Bars {
+                    slot,
+                    slots: shown.len(),
+                },
+                points,
+                alarms: Vec::new(),
+                emphasis: false,
             })
         })
         .collect()

@@ -330,6 +330,14 @@ mod tests {
             (vec!["--linger", "nan"], "--linger"),
             (vec!["--white-option", "Hash"], "NAME=VALUE"),
             (vec!["--save", "no/such/folder/x"], "does not exist"),
+            (
+                vec!["--white-cmd", "'open"],
+                "--white-cmd 'open: a ' is not closed",
+            ),
+            (
+                vec!["--black-cmd", "   "],
+                "--black-cmd    : no command given",
+            ),
         ] {
             let e = args(&line)
                 .and_then(|a| a.plan().map(|_| ()))

@@ -192,9 +192,11 @@
     var h = barOf(t, p.spent_ms, p.final_soft_ms, 'last');
     h += '<p class="reason">Why it stopped: ' + esc(p.reason) + '</p>';
     var checks = t.checks || [];
-    if (checks.length) {
-      h += '<p class="why">' + oddsText(checks[checks.length - 1]).replace('<br>', '') +
-        ' at the last check (depth ' + checks[checks.length - 1].depth + ')</p>';
+    var lastCheck = checks.length ? checks[checks.length - 1] : null;
+    var odds = lastCheck ? oddsText(lastCheck) : '';
+    if (odds) {
+      h += '<p class="why">' + odds.replace('<br>', '') + ' at the last check (depth ' +
+        lastCheck.depth + ')</p>';
     }
     if (p.detail) { h += '<p class="detail">' + esc(p.detail) + '</p>'; }
     if (t.plan) {

@@ -232,8 +232,9 @@ mod tests {
         );
         assert!(text.contains("Other \\\"quoted\\\""));
         assert!(
-            text.contains("30. Kh1 {+0.31/12 0.357s, tl=9.743s, pchange=0.250}")
-                && text.contains("30... Kg7 {0.001s, tl=10.099s}"),
+            text.replace('\n', " ").contains(
+                "30. Kh1 {+0.31/12 0.357s, tl=9.743s, pchange=0.250} 30... Kg7 {0.001s, tl=10.099s}"
+            ),
             "{text}"
         );
         let games = parse_str(&text);
