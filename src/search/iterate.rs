@@ -146,6 +146,7 @@ pub fn iterate(
     let mut soft_ms = limits.mode.time.budget().map(|b| b.soft_ms);
     let mut adjust_reason = String::new();
     let mut stop_detail = String::new();
+    let mut last_check = String::new();
     let mut growth = soft::Growth::default();
     // What the `learned` soft stop reads besides the adjustments' progress.
     let phase = crate::eval::Shape::of(s.pos.board()).phase;
@@ -265,6 +266,7 @@ pub fn iterate(
                 check: &check,
                 verdict: &verdict,
             });
+            last_check.clone_from(&verdict.why);
             if verdict.stop {
                 stop_detail = verdict.why;
                 if s.stop.signals.pondering() {
@@ -309,6 +311,7 @@ pub fn iterate(
         adjust_reason,
         best_move_nodes: progress.best_move_nodes,
         stop_detail,
+        last_check,
     }
 }
 

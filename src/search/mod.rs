@@ -114,6 +114,10 @@ pub struct Outcome {
     /// The soft-stop rule's reasoning when it ended the search (or armed the stop at
     /// `ponderhit`): the rule, its factor and the numbers it compared.
     pub stop_detail: String,
+    /// The last soft-stop check's words whatever it decided, so that a search the hard
+    /// limit or a `stop` ended still says what the rule last weighed (for `learned`: the
+    /// probability and the gain).
+    pub last_check: String,
 }
 
 /// Search `pos` under `limits` with tables that know nothing yet (as `bench` and the tools
@@ -187,6 +191,7 @@ pub fn search_then(
             adjust_reason: String::new(),
             best_move_nodes: None,
             stop_detail: String::new(),
+            last_check: String::new(),
         };
         answer(&outcome);
         return outcome;

@@ -733,6 +733,8 @@ pub fn stop_words(outcome: &Outcome) -> String {
         match outcome.reason {
             StopReason::SoftTime | StopReason::SingleReply | StopReason::PonderHit =>
                 format!(" [{}]", outcome.stop_detail),
+            _ if !outcome.last_check.is_empty() =>
+                format!(" [the last check: {}]", outcome.last_check),
             _ => String::new(),
         },
         outcome.soft_ms.map_or("-".into(), |s| s.to_string()),
@@ -791,6 +793,43 @@ pub fn run_with(input: impl Read + Send + 'static) {
 mod tests {
     use super::*;
     use crate::eval::nnue::{Network, QA, QB, SCALE};
+
+    /// TimeLog's stop line names the rule's numbers when the rule stopped the search, and
+    /// when something else did (the hard limit, a `stop`), what the rule's last check weighed:
+    /// under `learned`, the probability and the gain are there for every move.
+    #[test]
+    fn the_stop_line_says_what_the_last_check_weighed() {
+        let outcome = |reason, detail: &str, last: &str| Outcome {
+            best: None,
+            ponder: None,
+            score: 0,
+            depth: 9,
+            nodes: 1,
+            reason,
+            soft_ms: Some(300),
+            adjust_reason: String::new(),
+            best_move_nodes: None,
+            stop_detail: detail.to_string(),
+            last_check: last.to_string(),
+        };
+        let go_on = "rule learned: P(move changes) 31% × 39 cp = 12.1 cp ≥ price 3.6 cp";
+        let stop = "rule learned: P(move changes) 4% × 39 cp = 1.6 cp < price 3.6 cp";
+        let hard = stop_words(&outcome(StopReason::HardTime, "", go_on));
+        assert!(
+            hard.contains(&format!(
+                "hard limit (unwound mid-iteration) [the last check: {go_on}]"
+            )),
+            "{hard}"
+        );
+        let soft = stop_words(&outcome(StopReason::SoftTime, stop, stop));
+        assert!(
+            soft.contains(&format!("next depth would not fit) [{stop}]")),
+            "{soft}"
+        );
+        assert!(!soft.contains("the last check"), "{soft}");
+        let depth = stop_words(&outcome(StopReason::Depth, "", ""));
+        assert!(!depth.contains('['), "no check, no brackets: {depth}");
+    }
 
     /// Two engines in one process: the one whose options chose a network searches with it,
     /// the other still evaluates by hand (with one process-wide choice, both would use the
