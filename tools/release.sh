@@ -20,7 +20,9 @@
 # with BMI2, so the v3 build would fail. Without `--target`, crt-static cannot go in RUSTFLAGS
 # (proc-macros such as clap_derive cannot be built with it), so `cargo rustc` gives it to the
 # final link alone. Each level builds in a target dir of its own, target/x86-64-LEVEL, to leave
-# the native build in target/release as it was.
+# the native build in target/release as it was. The final link also strips the symbols
+# (`-C strip=symbols`): a tester runs the binary and never debugs it, and the download is
+# smaller; a panic still prints its message. The native build keeps them.
 #
 # PGO=1 builds each level twice: instrumented, whose `bench` writes a profile, then optimised
 # with that profile (each level's own: the chess crate compiles other code for BMI2). On the
@@ -68,7 +70,7 @@ for level in "${levels[@]}"; do
     dir=$dir-pgo
   fi
   RUSTFLAGS="$flags" cargo rustc --release --bin sandglass --target-dir "$dir" \
-    -- -C target-feature=+crt-static
+    -- -C target-feature=+crt-static -C strip=symbols
   checks+=("$level=$dir/release/sandglass")
 done
 
