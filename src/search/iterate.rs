@@ -27,7 +27,7 @@ use super::alphabeta::Searcher;
 use super::aspiration::{info, search_line, Cut, Line};
 use super::ordering::MAX_PLY;
 use super::{Info, Limits, Outcome, ScoreBound, StopReason};
-use crate::score::mates_within;
+use crate::score::{is_decisive, mates_within};
 use crate::time::{adjust, soft, TimeLimit};
 use chess::ChessMove;
 
@@ -256,6 +256,7 @@ pub fn iterate(
                     legal_moves: progress.legal_moves,
                     phase,
                     score_cp: best.score,
+                    decided: is_decisive(best.score),
                 },
             };
             let verdict = soft::decide(limits.soft_stop, &growth, &check);

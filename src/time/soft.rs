@@ -51,8 +51,10 @@
 //!   The model reads what the adjustments read (changes, stability, score drop, node share)
 //!   and more, so it takes their place: the rule uses the unadjusted soft limit, and a
 //!   single reply moves at once whatever `TM SingleReply` says (the `TM` switches belong to
-//!   the adjustments). Mate scores are read as the largest score the fit saw (10 pawns); the
-//!   fit itself left them out.
+//!   the adjustments). A decided score (a mate or a tablebase result) is outside what the
+//!   model was fitted on (`tools/searchlog_fit.py` leaves mates out, and the log has no
+//!   tables): there the rule falls back to the `2x` rule on the unadjusted soft limit,
+//!   `elapsed + F × last ≥ soft`.
 //!
 //! F = 2 is not the measured growth: the time per depth grows about 1.35× on average, but
 //! single steps range from 0.3 to 9 (docs/measurements/time-management.md), so the 2x rule is deliberately
@@ -118,6 +120,9 @@ pub struct Signs {
     pub phase: i32,
     /// The score, centipawns from the side to move.
     pub score_cp: i32,
+    /// The score is a mate or a tablebase result (the search's `score::is_decisive`), which
+    /// the model never saw.
+    pub decided: bool,
 }
 
 impl Signs {
@@ -326,6 +331,19 @@ fn learned(kappa: f64, c: &Check) -> Verdict {
         };
     }
     let cost = NEXT_DEPTH_FACTOR * finite_or(c.last_iteration_ms, 0.0).max(0.0);
+    if c.signs.decided {
+        let stop = t + cost >= base;
+        return Verdict {
+            stop,
+            why: format!(
+                "rule learned: a decided score, which the model was not fitted on; as 2x: \
+                 elapsed {t:.0} + {NEXT_DEPTH_FACTOR:.2} × last {:.0} = {:.0} {} soft {base:.0} ms",
+                cost / NEXT_DEPTH_FACTOR,
+                t + cost,
+                if stop { "≥" } else { "<" }
+            ),
+        };
+    }
     let p = change_probability(&c.signs);
     let gain = p * LEARNED_WORTH_CP;
     // As far as the adjustments may scale soft, and like them never past hard.
@@ -503,6 +521,7 @@ mod tests {
             legal_moves: 30,
             phase: 12,
             score_cp: -150,
+            decided: false,
         };
         let x = [16.0, 1.0, 2.0, 0.5, 0.2, 0.4, 30f64.ln(), 0.5, 1.5];
         assert_eq!(signs.features(), x);
@@ -608,5 +627,41 @@ mod tests {
             ..c
         };
         assert!(decide(SoftRule::Learned(0.0), &Growth::default(), &single).stop);
+    }
+
+    /// A mate or tablebase score is outside the fit: the rule falls back to the 2x rule on
+    /// the unadjusted soft limit, and says so, whatever κ asks.
+    #[test]
+    fn learned_rule_leaves_decided_scores_to_the_2x_rule() {
+        let decided = |elapsed, last| Check {
+            signs: Signs {
+                score_cp: 31_990,
+                decided: true,
+                legal_moves: 30,
+                ..Signs::default()
+            },
+            ..check(9, elapsed, last, 1000.0, false)
+        };
+        for kappa in [0.0, LEARNED_SCALE_CP, 1e6] {
+            let go_on = decide(
+                SoftRule::Learned(kappa),
+                &Growth::default(),
+                &decided(300.0, 100.0),
+            );
+            assert!(!go_on.stop, "{}", go_on.why);
+            assert!(go_on.why.contains("a decided score"), "{}", go_on.why);
+            let stop = decide(
+                SoftRule::Learned(kappa),
+                &Growth::default(),
+                &decided(600.0, 200.0),
+            );
+            assert!(stop.stop, "{}", stop.why);
+            assert!(
+                stop.why
+                    .ends_with("600 + 2.00 × last 200 = 1000 ≥ soft 1000 ms"),
+                "{}",
+                stop.why
+            );
+        }
     }
 }
