@@ -5,6 +5,9 @@ OpenBench, Ethereal and Alexandria) tune time-management and search constants.
     tools/tm_spsa.py run --engine target/release/sandglass --tc 5+0.05 --iterations 400 \\
         --param "Slow Mover=100,50,200,10" --param "Soft Stop Factor=200,120,400,20" \\
         --state spsa-tm.json
+    tools/tm_spsa.py run --engine target/release/sandglass --tc 10+0.1 --iterations 1000 \
+        --option "Soft Stop=learned" --param "Soft Stop Learned Scale=5,1,30,2" \
+        --state spsa-kappa.json
     tools/tm_spsa.py selftest
 
 Each iteration plays one game pair (or more, `--pairs`) from the book between two copies of
@@ -26,6 +29,9 @@ A parameter is "NAME=start,min,max,c_end[,r_end]" (r_end defaults to fishtest's 
 is the perturbation at the end of the run, in the option's own units: large enough that a
 game pair can tell theta + c from theta - c (fishtest's guidance is a change worth a few Elo),
 small enough to stay in the useful range.
+
+`--option NAME=VALUE` (repeat for more) sets an option on both sides and is not tuned: the
+learned soft stop's scale is tuned with `Soft Stop=learned` on both sides, for example.
 
 The state (theta, iteration, seed) is written to --state after every iteration, so an
 interrupted run resumes with the same command. Every iteration is one line of --log (CSV).
@@ -102,6 +108,22 @@ class Schedule:
         return self.a_k(k) / self.c_k(k) ** 2
 
 
+def fixed_options(specs, params):
+    """The --option NAME=VALUE settings as (name, value) pairs, set on both sides. A name
+    that is also tuned would be set twice, and one setting would silently lose."""
+    tuned = {p.name for p in params}
+    out = []
+    for spec in specs or []:
+        name, sep, value = spec.partition("=")
+        name, value = name.strip(), value.strip()
+        if not sep or not name:
+            raise ValueError(f"--option '{spec}': expected NAME=VALUE")
+        if name in tuned:
+            raise ValueError(f"--option '{spec}': {name} is tuned by a --param")
+        out.append((name, value))
+    return out
+
+
 def spsa_step(theta, params, k, iterations, delta, result):
     """theta after one iteration whose plus side scored `result` = wins - losses."""
     out = []
@@ -115,7 +137,8 @@ def play(args, plus, minus, seed):
     """Play --pairs game pairs, A at `plus`, B at `minus`; return A's (wins, draws, losses) and
     the count of games lost by a time forfeit, illegal move, crash or stall."""
     names = ("plus", "minus")
-    engines = [fastchess_run.Engine(name, args.engine, [f"{n}={v}" for n, v in values])
+    engines = [fastchess_run.Engine(name, args.engine,
+                                    [f"{n}={v}" for n, v in args.fixed + values])
                for name, values in zip(names, (plus, minus))]
     fastchess_run.check_engines("tm_spsa.py run", engines)
     with tempfile.TemporaryDirectory(prefix="tm_spsa-") as tmp:
@@ -157,6 +180,7 @@ def save_state(path, state):
 
 def run(args):
     params = [Param(s) for s in args.param]
+    args.fixed = fixed_options(args.option, params)
     state = load_state(args.state, params, args)
     with contextlib.ExitStack() as stack:
         stack.enter_context(fastchess_run.locked(args.lock))
@@ -228,6 +252,8 @@ def main():
     r.add_argument("--engine", required=True)
     r.add_argument("--param", action="append", required=True,
                    help="NAME=start,min,max,c_end[,r_end] (repeat)")
+    r.add_argument("--option", action="append",
+                   help="NAME=VALUE set on both sides, not tuned (repeat)")
     r.add_argument("--iterations", type=int, required=True)
     r.add_argument("--tc", default="5+0.05")
     r.add_argument("--pairs", type=int, default=1, help="game pairs per iteration")
