@@ -81,13 +81,16 @@ pub const LINES: usize = 4;
 /// 2200 and 0.83 at 2600 played about 1240, 1650 and 2560 (16 games each), and full strength
 /// plays about 2680: the second curve went through those points, read the other way round.
 /// Its 1800 (s = 0.58) played about 2100 (26 games, +296 Elo), and 1400 (s = 0.325) about
-/// 1470: 1800 is now at s = 0.46, between the two.
+/// 1470: 1800 went to s = 0.46, between the two. With more games (2026-12-04), 1400 at
+/// s = 0.325 played about 1515 (144 games, +115 ± 51) and 2600 at s = 0.89 about 2500 (112
+/// games, −102 ± 49), while 1800 and 2200 held: 1400 went down to s = 0.275 (1350 with it,
+/// to 0.25) and 2600 up to 0.95, each read off the slope to its measured neighbours.
 pub const CURVE: [(i64, f64); 7] = [
-    (MIN_ELO, 0.29),
-    (1400, 0.325),
+    (MIN_ELO, 0.25),
+    (1400, 0.275),
     (1800, 0.46),
     (2200, 0.745),
-    (2600, 0.89),
+    (2600, 0.95),
     (2680, 1.0),
     (MAX_ELO, 1.0),
 ];
