@@ -263,18 +263,7 @@ pub struct Verdict {
 pub fn decide(rule: SoftRule, growth: &Growth, c: &Check) -> Verdict {
     let (t, s) = (c.elapsed_ms, c.soft_ms);
     match rule {
-        SoftRule::Factor(f) => {
-            let f = finite_or(f, NEXT_DEPTH_FACTOR).max(0.0);
-            let next = t + f * c.last_iteration_ms;
-            Verdict {
-                stop: next >= s,
-                why: format!(
-                    "rule 2x with F = {f:.2}: elapsed {t:.0} + {f:.2} × last {:.0} = {next:.0} {} soft {s:.0} ms",
-                    c.last_iteration_ms,
-                    if next >= s { "≥" } else { "<" }
-                ),
-            }
-        }
+        SoftRule::Factor(f) => factor_rule(f, t, c.last_iteration_ms, s),
         SoftRule::Learned(kappa) => learned(kappa, c),
         SoftRule::Predicted => {
             if t >= s {
@@ -310,6 +299,19 @@ pub fn decide(rule: SoftRule, growth: &Growth, c: &Check) -> Verdict {
     }
 }
 
+/// The `2x` rule with factor `f`: stop when `elapsed + f × last ≥ soft`.
+fn factor_rule(f: f64, elapsed: f64, last: f64, soft: f64) -> Verdict {
+    let f = finite_or(f, NEXT_DEPTH_FACTOR).max(0.0);
+    let next = elapsed + f * last;
+    Verdict {
+        stop: next >= soft,
+        why: format!(
+            "rule 2x with F = {f:.2}: elapsed {elapsed:.0} + {f:.2} × last {last:.0} = {next:.0} {} soft {soft:.0} ms",
+            if next >= soft { "≥" } else { "<" }
+        ),
+    }
+}
+
 /// The `learned` rule (the module doc explains it).
 fn learned(kappa: f64, c: &Check) -> Verdict {
     let t = c.elapsed_ms;
@@ -332,15 +334,12 @@ fn learned(kappa: f64, c: &Check) -> Verdict {
     }
     let cost = NEXT_DEPTH_FACTOR * finite_or(c.last_iteration_ms, 0.0).max(0.0);
     if c.signs.decided {
-        let stop = t + cost >= base;
+        let as_2x = factor_rule(NEXT_DEPTH_FACTOR, t, cost / NEXT_DEPTH_FACTOR, base);
         return Verdict {
-            stop,
+            stop: as_2x.stop,
             why: format!(
-                "rule learned: a decided score, which the model was not fitted on; as 2x: \
-                 elapsed {t:.0} + {NEXT_DEPTH_FACTOR:.2} × last {:.0} = {:.0} {} soft {base:.0} ms",
-                cost / NEXT_DEPTH_FACTOR,
-                t + cost,
-                if stop { "≥" } else { "<" }
+                "rule learned: a decided score, which the model was not fitted on; as {}",
+                as_2x.why
             ),
         };
     }
