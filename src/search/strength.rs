@@ -78,9 +78,9 @@ pub const LINES: usize = 4;
 /// `UCI_Elo` against the internal level `s`, read by linear interpolation between the
 /// points, fitted to games against Stockfish 15.1 at 10+0.1
 /// (docs/measurements/strength-limit.md). The first curve through s = 0.20 at 1400, 0.52 at
-/// 2200 and 0.83 at 2600 played about 1240, 1650 and 2560 (16 games each), and full strength
+/// 2200 and 0.83 at 2600 played about 1240, 1600 and 2560 (16 games each), and full strength
 /// plays about 2680: the second curve went through those points, read the other way round.
-/// Its 1800 (s = 0.58) played about 2100 (26 games, +296 Elo), and 1400 (s = 0.325) about
+/// Its 1800 (s = 0.58) played about 2090 (32 games, +293 Elo), and 1400 (s = 0.325) about
 /// 1470: 1800 went to s = 0.46, between the two. With more games (2026-12-04), 1400 at
 /// s = 0.325 played about 1515 (144 games, +115 ± 51) and 2600 at s = 0.89 about 2500 (112
 /// games, −102 ± 49), while 1800 and 2200 held: 1400 went down to s = 0.275 (1350 with it,
