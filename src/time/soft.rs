@@ -332,9 +332,10 @@ fn learned(kappa: f64, c: &Check) -> Verdict {
             ),
         };
     }
-    let cost = NEXT_DEPTH_FACTOR * finite_or(c.last_iteration_ms, 0.0).max(0.0);
+    let last = finite_or(c.last_iteration_ms, 0.0).max(0.0);
+    let cost = NEXT_DEPTH_FACTOR * last;
     if c.signs.decided {
-        let as_2x = factor_rule(NEXT_DEPTH_FACTOR, t, cost / NEXT_DEPTH_FACTOR, base);
+        let as_2x = factor_rule(NEXT_DEPTH_FACTOR, t, last, base);
         return Verdict {
             stop: as_2x.stop,
             why: format!(
