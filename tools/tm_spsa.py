@@ -5,8 +5,8 @@ OpenBench, Ethereal and Alexandria) tune time-management and search constants.
     tools/tm_spsa.py run --engine target/release/sandglass --tc 5+0.05 --iterations 400 \\
         --param "Slow Mover=100,50,200,10" --param "Soft Stop Factor=200,120,400,20" \\
         --state spsa-tm.json
-    tools/tm_spsa.py run --engine target/release/sandglass --tc 40/2 --iterations 400 --pairs 2 \
-        --option "Soft Stop=learned" --param "Soft Stop Learned Scale=5,1,30,2,0.05" \
+    tools/tm_spsa.py run --engine target/release/sandglass --tc 40/2 --iterations 400 --pairs 2 \\
+        --option "Soft Stop=learned" --param "Soft Stop Learned Scale=5,1,30,2,0.05" \\
         --state spsa-kappa.json
     tools/tm_spsa.py selftest
 
