@@ -325,12 +325,23 @@ impl TranspositionTable {
         let old = victim.data.load(Relaxed);
         let same = old != 0 && victim.check.load(Relaxed) ^ old == key;
         let previous = Packed::unpack(old);
-        // Keep a deeper exact-ish result of the same search unless the new one is exact.
+        // Keep a deeper exact-ish result of the same search unless the new one is exact, but
+        // take the new search's move: it is the newer answer to "what is best here", and the
+        // kept entry's move is what ordering tries first next time (Stockfish keeps it too).
         if same
             && entry.bound != Bound::Exact
             && entry.depth + 3 < previous.depth
             && previous.age == age
         {
+            if let Some(m) = entry.mv {
+                let kept = Packed {
+                    mv: encode_move(m),
+                    ..previous
+                }
+                .pack();
+                victim.check.store(key ^ kept, Relaxed);
+                victim.data.store(kept, Relaxed);
+            }
             return;
         }
         let mv = match entry.mv {
@@ -402,6 +413,57 @@ mod tests {
         assert!(tt.probe(0xDEAD_BEEE, 0).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF, 0).is_none());
+    }
+
+    /// A shallower result the table declines to keep still leaves its best move, and the
+    /// deeper entry's score, bound and depth.
+    #[test]
+    fn a_declined_write_keeps_the_new_best_move() {
+        let tt = TranspositionTable::new(1);
+        let (old, new) = (
+            ChessMove::from_str("e2e4").unwrap(),
+            ChessMove::from_str("d2d4").unwrap(),
+        );
+        let deep = Entry {
+            mv: Some(old),
+            score: 30,
+            eval: 10,
+            depth: 12,
+            bound: Bound::Lower,
+        };
+        tt.store(7, 0, deep);
+        let shallow = Entry {
+            mv: Some(new),
+            score: -50,
+            eval: 10,
+            depth: 4,
+            bound: Bound::Upper,
+        };
+        tt.store(7, 0, shallow);
+        let hit = tt.probe(7, 0).expect("kept");
+        assert_eq!(
+            hit,
+            Entry {
+                mv: Some(new),
+                ..deep
+            }
+        );
+        // Without a move the declined write changes nothing.
+        tt.store(
+            7,
+            0,
+            Entry {
+                mv: None,
+                ..shallow
+            },
+        );
+        assert_eq!(
+            tt.probe(7, 0),
+            Some(Entry {
+                mv: Some(new),
+                ..deep
+            })
+        );
     }
 
     #[test]

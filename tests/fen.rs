@@ -570,6 +570,35 @@ fn threefold_repetition_in_the_game_and_twofold_in_search() {
     assert!(!pos.is_threefold());
 }
 
+/// A null move passes the turn without a move: a position from before it was not reached by
+/// moves from the position after it, so it cannot be repeated (the search's null-move
+/// pruning passes, and a pass must not read as the opponent repeating).
+#[test]
+fn a_repetition_does_not_reach_back_across_a_null_move() {
+    let mut pos = Position::startpos();
+    pos.set_search_root();
+    pos.play_uci("g1f3").unwrap();
+    assert!(pos.make_null_move());
+    pos.play_uci("f3g1").unwrap();
+    assert!(pos.make_null_move());
+    // The start position again, White to move, the fifty-move count at 4: but two passes lie
+    // between, and neither side repeated anything.
+    assert_eq!(
+        pos.fen(),
+        Position::startpos().fen().replace(" 0 1", " 4 3")
+    );
+    assert!(!pos.is_repetition());
+    // Moves after the pass repeat as usual.
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+        pos.play_uci(m).unwrap();
+    }
+    assert!(pos.is_repetition());
+    // And a null move made and taken back leaves the record as it was.
+    assert!(pos.make_null_move());
+    pos.unmake();
+    assert!(pos.is_repetition());
+}
+
 #[test]
 fn insufficient_material() {
     for (fen, dead) in [

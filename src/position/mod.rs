@@ -49,6 +49,10 @@ struct State {
     board: Board,
     /// Plies since the last capture or pawn move (the fifty-move counter).
     halfmove: u32,
+    /// Plies since the last capture, pawn move or null move: how far back a repetition can
+    /// lie. A null move keeps the fifty-move count running, but a position from before a
+    /// pass was not reached by moves and cannot be repeated (Stockfish's `pliesFromNull`).
+    repeatable: u32,
     /// Chess960 castling rights the crate cannot hold (see `castling.rs`); none in standard
     /// chess, where the board's own rights are all there is.
     rights: Rights,
@@ -61,6 +65,7 @@ impl State {
         State {
             board,
             halfmove,
+            repeatable: halfmove,
             rights,
             key: State::key_of(&board, rights),
         }
@@ -262,10 +267,13 @@ impl Position {
         if slot.board.en_passant().is_some() {
             slot.board = canonical(slot.board);
         }
-        slot.halfmove = if irreversible {
-            0
+        (slot.halfmove, slot.repeatable) = if irreversible {
+            (0, 0)
         } else {
-            prev.halfmove.saturating_add(1)
+            (
+                prev.halfmove.saturating_add(1),
+                prev.repeatable.saturating_add(1),
+            )
         };
         slot.rights = if rights.is_empty() {
             Rights::NONE
@@ -289,11 +297,14 @@ impl Position {
             // Unreachable for a legal move; keep the board rather than corrupt it.
             .unwrap_or(*board);
         let next = self.next_slot();
-        self.stack[next] = State::new(
-            next_board,
-            prev.halfmove.saturating_add(1),
-            prev.rights.after(board, m),
-        );
+        self.stack[next] = State {
+            repeatable: prev.repeatable.saturating_add(1),
+            ..State::new(
+                next_board,
+                prev.halfmove.saturating_add(1),
+                prev.rights.after(board, m),
+            )
+        };
         self.current = next;
     }
 
@@ -313,7 +324,10 @@ impl Position {
         match prev.board.null_move() {
             Some(board) => {
                 let next = self.next_slot();
-                self.stack[next] = State::new(board, prev.halfmove.saturating_add(1), prev.rights);
+                self.stack[next] = State {
+                    repeatable: 0,
+                    ..State::new(board, prev.halfmove.saturating_add(1), prev.rights)
+                };
                 self.current = next;
                 true
             }
@@ -370,12 +384,12 @@ impl Position {
     }
 
     /// Earlier occurrences of the current position, counting one inside the search as two when
-    /// `search` is set. Only positions since the last irreversible move can repeat, and only
-    /// those with the same side to move, hence the step of two.
+    /// `search` is set. Only positions since the last irreversible or null move can repeat,
+    /// and only those with the same side to move, hence the step of two.
     fn count_repetitions(&self, search: bool) -> u32 {
         let top = self.current;
         let key = self.key();
-        let oldest = top.saturating_sub(self.halfmove_clock() as usize);
+        let oldest = top.saturating_sub(self.top().repeatable as usize);
         let mut count = 0;
         let mut i = top;
         while i >= oldest + 2 {

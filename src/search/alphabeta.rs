@@ -43,6 +43,9 @@ const HISTORY_PRUNING_DEPTH: i32 = 4;
 /// ([`super::ordering::history_bonus`]), four times as large at the depths that prune, so
 /// the same share of quiet moves falls below it.
 const HISTORY_PRUNING_MARGIN: i32 = 8_000;
+/// From this fifty-move count on, a table score no longer ends a node: ten plies before the
+/// draw, the stored result may be one the fifty-move rule overrules (Stockfish's 90).
+const TT_CUTOFF_HALFMOVE_LIMIT: u32 = 90;
 
 /// Late-move reduction in plies, by depth and move number: ln(d)·ln(m)/2.25 + 0.75, the shape
 /// most engines derive from (e.g. Ethereal and Stockfish use log·log tables of this kind).
@@ -270,6 +273,21 @@ impl<'a> Searcher<'a> {
         keys.map_or(raw, |k| self.correction.correct(k, raw))
     }
 
+    /// Is the side to move's static evaluation `static_eval` at `ply` better than at its own
+    /// previous turn? A node in check has no evaluation (−∞, which every evaluation would
+    /// beat), so the turn before that is asked instead, and with neither known the answer is
+    /// yes (Stockfish's `improving` since 2021). The root (ply 0 and 1) has no earlier turn.
+    fn improving(&self, ply: usize, static_eval: i32) -> bool {
+        if ply < 2 {
+            return false;
+        }
+        let known = |p: usize| Some(self.evals[p]).filter(|&e| e != -INFINITY);
+        match known(ply - 2).or_else(|| ply.checked_sub(4).and_then(known)) {
+            Some(earlier) => static_eval > earlier,
+            None => true,
+        }
+    }
+
     /// Does the side to move have a piece other than pawns and king? Without one, zugzwang is
     /// common and null-move pruning is unsound.
     fn has_non_pawn_material(&self) -> bool {
@@ -421,8 +439,13 @@ impl<'a> Searcher<'a> {
         let tt_move = hit.and_then(|h| h.mv);
         if let Some(h) = hit {
             // A search without the excluded move is a different question from the one the
-            // entry answers.
-            if !pv_node && h.depth >= depth && excluded.is_none() {
+            // entry answers. Near the fifty-move limit a stored score may be one the draw
+            // would overrule, so the node is searched again (Stockfish's `rule50_count() < 90`).
+            if !pv_node
+                && h.depth >= depth
+                && excluded.is_none()
+                && self.pos.halfmove_clock() < TT_CUTOFF_HALFMOVE_LIMIT
+            {
                 let usable = match h.bound {
                     Bound::Exact => true,
                     Bound::Lower => h.score >= beta,
@@ -491,9 +514,12 @@ impl<'a> Searcher<'a> {
         } else {
             self.corrected(keys, raw_eval)
         };
-        // The stored score is a better estimate than the static eval when its bound allows.
+        // The stored score is a better estimate than the static eval when its bound allows,
+        // but not a mate or tablebase score: a bound such as "at least mated in 12" would
+        // let reverse futility return a mate unproven here, and futility prune every quiet
+        // move of a node that only a bound calls lost (Stockfish guards the same two rules).
         let eval = match hit {
-            Some(h) if !in_check => match h.bound {
+            Some(h) if !in_check && !is_decisive(h.score) => match h.bound {
                 Bound::Lower if h.score > static_eval => h.score,
                 Bound::Upper if h.score < static_eval => h.score,
                 Bound::Exact => h.score,
@@ -502,7 +528,7 @@ impl<'a> Searcher<'a> {
             _ => static_eval,
         };
         self.evals[ply] = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        let improving = !in_check && self.improving(ply, static_eval);
 
         if !pv_node && !in_check && !is_decisive(beta) && excluded.is_none() {
             // Reverse futility: far above beta with a shallow depth left, assume it holds.
@@ -862,6 +888,72 @@ mod tests {
         let stopper = Stopper::new(&signals, None, None, true);
         let mut s = Searcher::new(pos.clone(), tt, stopper, default_network(), &mut memory);
         f(&mut s)
+    }
+
+    /// A lower bound of "mate in 10" from a shallower search is not a proof: reverse futility
+    /// used to take it as the node's estimate and return it (a mate score from a depth-3
+    /// search of king and pawn against king).
+    #[test]
+    fn a_stored_mate_bound_is_not_returned_by_reverse_futility() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").expect("fen");
+        let tt = TranspositionTable::new(1);
+        let bound = Entry {
+            mv: None,
+            score: MATE - 21,
+            eval: 150,
+            depth: 1,
+            bound: Bound::Lower,
+        };
+        tt.store(pos.key(), 0, bound);
+        let score = with_searcher(&pos, &tt, |s| s.negamax(3, 99, 100, 0, true));
+        assert!(!is_decisive(score), "{score}");
+    }
+
+    /// Near the fifty-move draw a stored score no longer ends the node: the search sees the
+    /// draw the entry could not (king and rook against king, 99 plies without a capture:
+    /// every move draws, which a stored win of 1,234 used to hide).
+    #[test]
+    fn a_table_score_does_not_end_a_node_near_the_fifty_move_draw() {
+        let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 99 120";
+        let pos = Position::from_fen(fen).expect("fen");
+        let tt = TranspositionTable::new(1);
+        let win = Entry {
+            mv: None,
+            score: 1_234,
+            eval: 600,
+            depth: 20,
+            bound: Bound::Exact,
+        };
+        tt.store(pos.key(), 0, win);
+        let score = with_searcher(&pos, &tt, |s| s.negamax(6, 1_233, 1_234, 0, false));
+        assert_eq!(score, DRAW, "{fen}");
+        // Earlier in the count the same entry still answers.
+        let early = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 80 120").expect("fen");
+        tt.store(early.key(), 0, win);
+        let score = with_searcher(&early, &tt, |s| s.negamax(6, 1_233, 1_234, 0, false));
+        assert_eq!(score, 1_234);
+    }
+
+    /// A node two plies below a node in check compares itself with the evaluation four plies
+    /// up; the in-check node's −∞ made every such node "improving".
+    #[test]
+    fn improving_looks_past_a_node_in_check() {
+        let pos = Position::startpos();
+        let tt = TranspositionTable::new(1);
+        with_searcher(&pos, &tt, |s| {
+            s.evals[0] = 50;
+            s.evals[2] = -INFINITY;
+            assert!(!s.improving(4, 40));
+            assert!(s.improving(4, 60));
+            s.evals[2] = 30;
+            assert!(s.improving(4, 40));
+            // Neither known: improving, as in Stockfish; before the root's children: not.
+            s.evals[0] = -INFINITY;
+            s.evals[2] = -INFINITY;
+            assert!(s.improving(4, -500));
+            assert!(s.improving(2, -500));
+            assert!(!s.improving(1, 500));
+        });
     }
 
     /// Ply 2 asks whether its side improves on the evaluation two plies up, which for ply 2
