@@ -2,7 +2,8 @@
 //!
 //! Everything the strength limit does is decided here; the search, the engine and the
 //! options only call in. With the limit off nothing here runs, and the engine searches and
-//! answers exactly as before (`bench` and the tests check it).
+//! answers exactly as before (`tests/strength.rs` checks it through the UCI loop; `bench`,
+//! which never sets the limit, keeps its node count).
 //!
 //! # What a weaker engine should look like
 //!
