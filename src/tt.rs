@@ -328,6 +328,8 @@ impl TranspositionTable {
         // Keep a deeper exact-ish result of the same search unless the new one is exact, but
         // take the new search's move: it is the newer answer to "what is best here", and the
         // kept entry's move is what ordering tries first next time (Stockfish keeps it too).
+        // Another thread may have written the slot since it was read; as with every write
+        // here, the later one wins, and a torn pair reads as a miss.
         if same
             && entry.bound != Bound::Exact
             && entry.depth + 3 < previous.depth

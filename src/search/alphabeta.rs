@@ -71,7 +71,8 @@ pub struct Searcher<'a> {
     /// Triangular PV table: `pv[ply]` is the line found from that ply.
     pv: Vec<[ChessMove; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
-    /// Static evaluation by ply, to tell whether the side to move is improving.
+    /// Static evaluation by ply, to tell whether the side to move is improving; a node in
+    /// check holds its side's previous one ([`Searcher::record_eval`]).
     evals: [i32; MAX_PLY + 2],
     /// The move made at each ply (None for a null move), for counter-moves and the null-move
     /// guard.
@@ -273,19 +274,20 @@ impl<'a> Searcher<'a> {
         keys.map_or(raw, |k| self.correction.correct(k, raw))
     }
 
-    /// Is the side to move's static evaluation `static_eval` at `ply` better than at its own
-    /// previous turn? A node in check has no evaluation (−∞, which every evaluation would
-    /// beat), so the turn before that is asked instead, and with neither known the answer is
-    /// yes (Stockfish's `improving` since 2021). The root (ply 0 and 1) has no earlier turn.
-    fn improving(&self, ply: usize, static_eval: i32) -> bool {
-        if ply < 2 {
+    /// Record the static evaluation of the node at `ply` (−∞ in check, where there is none)
+    /// and say whether the side to move is improving: whether it evaluates better than at its
+    /// own previous turn. A node in check records that turn's evaluation instead of its own
+    /// −∞, which every evaluation would beat, so the comparison reaches back past any run of
+    /// checks; with nothing known (the root in check) the answer is no (Stockfish 16's
+    /// `improving`).
+    fn record_eval(&mut self, ply: usize, static_eval: i32) -> bool {
+        let earlier = ply.checked_sub(2).map_or(-INFINITY, |p| self.evals[p]);
+        if static_eval == -INFINITY {
+            self.evals[ply] = earlier;
             return false;
         }
-        let known = |p: usize| Some(self.evals[p]).filter(|&e| e != -INFINITY);
-        match known(ply - 2).or_else(|| ply.checked_sub(4).and_then(known)) {
-            Some(earlier) => static_eval > earlier,
-            None => true,
-        }
+        self.evals[ply] = static_eval;
+        earlier != -INFINITY && static_eval > earlier
     }
 
     /// Does the side to move have a piece other than pawns and king? Without one, zugzwang is
@@ -316,11 +318,12 @@ impl<'a> Searcher<'a> {
         let in_check = self.pos.in_check();
         // Ply 2 asks whether its side is improving on the root's evaluation, as every inner
         // node asks of the node two plies up (unset, it read 0: "is this side ahead?").
-        self.evals[0] = if in_check {
+        let root_eval = if in_check {
             -INFINITY
         } else {
             self.corrected(self.correction_keys(), self.evaluate(0))
         };
+        self.record_eval(0, root_eval);
         for (i, &m) in root_moves.iter().enumerate() {
             if !self.stop.tick() {
                 break;
@@ -518,8 +521,12 @@ impl<'a> Searcher<'a> {
         // but not a mate or tablebase score: a bound such as "at least mated in 12" would
         // let reverse futility return a mate unproven here, and futility prune every quiet
         // move of a node that only a bound calls lost (Stockfish guards the same two rules).
+        // Nor near the fifty-move draw, where the table cannot end a node either.
+        let estimates = |h: &Entry| {
+            !is_decisive(h.score) && self.pos.halfmove_clock() < TT_CUTOFF_HALFMOVE_LIMIT
+        };
         let eval = match hit {
-            Some(h) if !in_check && !is_decisive(h.score) => match h.bound {
+            Some(h) if !in_check && estimates(&h) => match h.bound {
                 Bound::Lower if h.score > static_eval => h.score,
                 Bound::Upper if h.score < static_eval => h.score,
                 Bound::Exact => h.score,
@@ -527,8 +534,7 @@ impl<'a> Searcher<'a> {
             },
             _ => static_eval,
         };
-        self.evals[ply] = static_eval;
-        let improving = !in_check && self.improving(ply, static_eval);
+        let improving = self.record_eval(ply, static_eval);
 
         if !pv_node && !in_check && !is_decisive(beta) && excluded.is_none() {
             // Reverse futility: far above beta with a shallow depth left, assume it holds.
@@ -890,7 +896,7 @@ mod tests {
         f(&mut s)
     }
 
-    /// A lower bound of "mate in 10" from a shallower search is not a proof: reverse futility
+    /// A lower bound of "mate in 11" from a shallower search is not a proof: reverse futility
     /// used to take it as the node's estimate and return it (a mate score from a depth-3
     /// search of king and pawn against king).
     #[test]
@@ -927,6 +933,10 @@ mod tests {
         tt.store(pos.key(), 0, win);
         let score = with_searcher(&pos, &tt, |s| s.negamax(6, 1_233, 1_234, 0, false));
         assert_eq!(score, DRAW, "{fen}");
+        // Nor is it the node's estimate: below it, reverse futility returned the stored win.
+        // (It may still return the static evaluation, as Stockfish's does at this count.)
+        let score = with_searcher(&pos, &tt, |s| s.negamax(6, 0, 1, 0, false));
+        assert_ne!(score, 1_234, "{fen}");
         // Earlier in the count the same entry still answers.
         let early = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 80 120").expect("fen");
         tt.store(early.key(), 0, win);
@@ -934,25 +944,26 @@ mod tests {
         assert_eq!(score, 1_234);
     }
 
-    /// A node two plies below a node in check compares itself with the evaluation four plies
-    /// up; the in-check node's −∞ made every such node "improving".
+    /// A node in check has no evaluation: its −∞ made every node two plies below it
+    /// "improving". It now passes on the evaluation of its side's previous turn.
     #[test]
-    fn improving_looks_past_a_node_in_check() {
+    fn improving_looks_past_nodes_in_check() {
         let pos = Position::startpos();
         let tt = TranspositionTable::new(1);
         with_searcher(&pos, &tt, |s| {
-            s.evals[0] = 50;
-            s.evals[2] = -INFINITY;
-            assert!(!s.improving(4, 40));
-            assert!(s.improving(4, 60));
-            s.evals[2] = 30;
-            assert!(s.improving(4, 40));
-            // Neither known: improving, as in Stockfish; before the root's children: not.
-            s.evals[0] = -INFINITY;
-            s.evals[2] = -INFINITY;
-            assert!(s.improving(4, -500));
-            assert!(s.improving(2, -500));
-            assert!(!s.improving(1, 500));
+            assert!(!s.record_eval(0, 50));
+            assert!(!s.record_eval(2, -INFINITY));
+            assert_eq!(s.evals[2], 50);
+            assert!(!s.record_eval(4, 40));
+            assert!(s.record_eval(4, 60));
+            // A run of checks carries it further.
+            assert!(!s.record_eval(6, -INFINITY));
+            assert!(s.record_eval(8, 61));
+            assert!(!s.record_eval(8, 59));
+            // Nothing known before (the root in check): not improving.
+            assert!(!s.record_eval(0, -INFINITY));
+            assert!(!s.record_eval(2, 500));
+            assert!(!s.record_eval(1, 500));
         });
     }
 
