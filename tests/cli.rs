@@ -293,6 +293,35 @@ fn datagen_gives_up_on_a_book_that_gives_no_positions() {
     }
 }
 
+/// `bench --threads N` searches with Lazy SMP and says how long the searches took, the
+/// figure it is for (time to depth); a thread count the `Threads` option would refuse is
+/// refused.
+#[test]
+fn bench_times_the_depth_with_several_threads() {
+    for threads in ["1", "2"] {
+        let out = tool(&["bench", "4", "--threads", threads]);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 52, "{text}");
+        let time = lines[50];
+        assert!(
+            time.starts_with(&format!("depth 4, {threads} thread(s): "))
+                && time.ends_with(" ms searching"),
+            "{time}"
+        );
+        assert!(lines[51].ends_with(" nps"), "{text}");
+    }
+    for bad in ["0", "65", "two"] {
+        let out = tool(&["bench", "1", "--threads", bad]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && stderr.contains("--threads"),
+            "{bad}: {stderr}"
+        );
+    }
+}
+
 /// `bench --eval-file` searches with the network it names (another tree than the embedded
 /// network's), and refuses a file that is not a network.
 #[test]
