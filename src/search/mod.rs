@@ -20,7 +20,7 @@ pub mod tablebase;
 
 use crate::eval::nnue::Network;
 use crate::position::Position;
-use crate::score::{INFINITY, MATE};
+use crate::score::MATE;
 use crate::tablebase::Probing;
 use crate::time::{adjust, Mode, SoftRule};
 use crate::tt::TranspositionTable;
@@ -260,16 +260,27 @@ pub fn search_then(
 }
 
 /// A helper thread: the same iterative deepening, staggered by one ply on odd threads so the
-/// threads spread over depths, with no output. Its only product is table entries.
+/// threads spread over depths, with no output. Its only product is table entries. Each
+/// iteration searches through the same aspiration windows as the main thread's, around the
+/// helper's own last score: a narrow window cuts the tree as much for a helper, which
+/// searched the full window before and so reached each depth later than the main thread.
 fn helper_loop(searcher: &mut Searcher, root_moves: &[ChessMove], id: usize) {
     let mut moves = root_moves.to_vec();
     searcher.order_root_moves_first(&mut moves);
-    let mut depth = 1 + (id % 2) as i32;
-    while depth < MAX_PLY as i32 && !searcher.stop.is_stopped() {
-        let (_, best) = searcher.search_root(&moves, depth, -INFINITY, INFINITY);
+    let mut depth = 1 + (id % 2) as u32;
+    let mut guess = 0;
+    while depth < MAX_PLY as u32 && !searcher.stop.is_stopped() {
+        let Some(&shown) = moves.first() else {
+            return;
+        };
+        let line = aspiration::search_line(searcher, &moves, depth, 0, guess, shown, &mut |_| {});
+        let Ok(line) = line else {
+            return;
+        };
+        guess = line.score;
         searcher.order_root_moves_by_nodes(&mut moves);
-        if let Some(b) = best {
-            if let Some(i) = moves.iter().position(|m| *m == b) {
+        if let Some(b) = line.pv.first() {
+            if let Some(i) = moves.iter().position(|m| m == b) {
                 moves[..=i].rotate_right(1);
             }
         }
