@@ -330,20 +330,11 @@ impl TranspositionTable {
         // kept entry's move is what ordering tries first next time (Stockfish keeps it too).
         // Another thread may have written the slot since it was read; as with every write
         // here, the later one wins, and a torn pair reads as a miss.
-        if same
+        let declined = same
             && entry.bound != Bound::Exact
             && entry.depth + 3 < previous.depth
-            && previous.age == age
-        {
-            if let Some(m) = entry.mv {
-                let kept = Packed {
-                    mv: encode_move(m),
-                    ..previous
-                }
-                .pack();
-                victim.check.store(key ^ kept, Relaxed);
-                victim.data.store(kept, Relaxed);
-            }
+            && previous.age == age;
+        if declined && entry.mv.is_none() {
             return;
         }
         let mv = match entry.mv {
@@ -351,15 +342,19 @@ impl TranspositionTable {
             None if same => previous.mv,
             None => 0,
         };
-        let data = Packed {
-            mv,
-            score: score_to_tt(entry.score, ply),
-            eval: entry.eval,
-            depth: entry.depth,
-            bound: entry.bound as u8,
-            age,
-        }
-        .pack();
+        let packed = if declined {
+            Packed { mv, ..previous }
+        } else {
+            Packed {
+                mv,
+                score: score_to_tt(entry.score, ply),
+                eval: entry.eval,
+                depth: entry.depth,
+                bound: entry.bound as u8,
+                age,
+            }
+        };
+        let data = packed.pack();
         victim.check.store(key ^ data, Relaxed);
         victim.data.store(data, Relaxed);
     }

@@ -43,8 +43,9 @@ const HISTORY_PRUNING_DEPTH: i32 = 4;
 /// ([`super::ordering::history_bonus`]), four times as large at the depths that prune, so
 /// the same share of quiet moves falls below it.
 const HISTORY_PRUNING_MARGIN: i32 = 8_000;
-/// From this fifty-move count on, a table score no longer ends a node: ten plies before the
-/// draw, the stored result may be one the fifty-move rule overrules (Stockfish's 90).
+/// From this fifty-move count on, a table score neither ends a node nor stands for its
+/// estimate: ten plies before the draw, the stored result may be one the fifty-move rule
+/// overrules (Stockfish's 90).
 const TT_CUTOFF_HALFMOVE_LIMIT: u32 = 90;
 
 /// Late-move reduction in plies, by depth and move number: ln(d)·ln(m)/2.25 + 0.75, the shape
@@ -440,15 +441,13 @@ impl<'a> Searcher<'a> {
         // A table move is only a hint: the crate corrupts its board on an illegal move, so it
         // is checked against the legal moves (by the move picker) before it is ever made.
         let tt_move = hit.and_then(|h| h.mv);
+        // Near the fifty-move limit a stored score may be one the draw would overrule.
+        let score_trusted = self.pos.halfmove_clock() < TT_CUTOFF_HALFMOVE_LIMIT;
         if let Some(h) = hit {
             // A search without the excluded move is a different question from the one the
-            // entry answers. Near the fifty-move limit a stored score may be one the draw
-            // would overrule, so the node is searched again (Stockfish's `rule50_count() < 90`).
-            if !pv_node
-                && h.depth >= depth
-                && excluded.is_none()
-                && self.pos.halfmove_clock() < TT_CUTOFF_HALFMOVE_LIMIT
-            {
+            // entry answers; an untrusted score sends the node to be searched again
+            // (Stockfish's `rule50_count() < 90`).
+            if !pv_node && h.depth >= depth && excluded.is_none() && score_trusted {
                 let usable = match h.bound {
                     Bound::Exact => true,
                     Bound::Lower => h.score >= beta,
@@ -522,11 +521,8 @@ impl<'a> Searcher<'a> {
         // let reverse futility return a mate unproven here, and futility prune every quiet
         // move of a node that only a bound calls lost (Stockfish guards the same two rules).
         // Nor near the fifty-move draw, where the table cannot end a node either.
-        let estimates = |h: &Entry| {
-            !is_decisive(h.score) && self.pos.halfmove_clock() < TT_CUTOFF_HALFMOVE_LIMIT
-        };
         let eval = match hit {
-            Some(h) if !in_check && estimates(&h) => match h.bound {
+            Some(h) if !in_check && score_trusted && !is_decisive(h.score) => match h.bound {
                 Bound::Lower if h.score > static_eval => h.score,
                 Bound::Upper if h.score < static_eval => h.score,
                 Bound::Exact => h.score,

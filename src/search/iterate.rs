@@ -401,7 +401,7 @@ fn play_if_proved(best: &mut Best, cut: Cut, s: &Searcher, depth: u32) {
 
 /// The lines' moves first, in line order, the rest as they were (by the nodes their searches
 /// took, `alphabeta::root_order`): the next iteration searches the likely best move first.
-fn order_root_moves(root_moves: &mut [ChessMove], lines: &[Line]) {
+pub(super) fn order_root_moves(root_moves: &mut [ChessMove], lines: &[Line]) {
     for line in lines.iter().rev() {
         if let Some(i) = line
             .pv

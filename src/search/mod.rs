@@ -279,11 +279,7 @@ fn helper_loop(searcher: &mut Searcher, root_moves: &[ChessMove], id: usize) {
         };
         guess = line.score;
         searcher.order_root_moves_by_nodes(&mut moves);
-        if let Some(b) = line.pv.first() {
-            if let Some(i) = moves.iter().position(|m| m == b) {
-                moves[..=i].rotate_right(1);
-            }
-        }
+        iterate::order_root_moves(&mut moves, std::slice::from_ref(&line));
         depth += 1;
     }
 }
