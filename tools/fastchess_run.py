@@ -16,6 +16,7 @@ import fcntl
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -200,17 +201,29 @@ def play(cmd, cwd, output, echo=False):
     lines = []
     with open(output, "w", encoding="utf-8") as out, subprocess.Popen(
             cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace") as proc:
-        for line in proc.stdout:
+        def keep(line):
             out.write(line)
             lines.append(line)
             if echo:
                 sys.stdout.write(line)
                 sys.stdout.flush()
-            if dropped_options(line):
-                proc.terminate()
-                print(f"error: fastchess did not send an option ({line.strip()}); "
-                      "check its name (exact case) and value", file=sys.stderr)
-                return 3, "".join(lines)
+
+        try:
+            for line in proc.stdout:
+                keep(line)
+                if dropped_options(line):
+                    proc.terminate()
+                    print(f"error: fastchess did not send an option ({line.strip()}); "
+                          "check its name (exact case) and value", file=sys.stderr)
+                    return 3, "".join(lines)
+        except KeyboardInterrupt:
+            # Ctrl-C at a terminal reaches fastchess as well; a SIGINT sent to this process
+            # alone is passed on (fastchess takes a second one as it takes the first). Either
+            # way fastchess ends its games, writes its PGN and its report, and exits with 1:
+            # what it still prints is read, so that the games played are summarised.
+            proc.send_signal(signal.SIGINT)
+            for line in proc.stdout:
+                keep(line)
         code = proc.wait()
     return code, "".join(lines)
 

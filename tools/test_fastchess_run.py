@@ -9,9 +9,11 @@ import fcntl
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -265,6 +267,72 @@ class Interrupted(unittest.TestCase):
             (summary,) = [n for n in os.listdir(tmp) if n.endswith(".json") and n.startswith("cut-")]
             with open(os.path.join(tmp, summary), encoding="utf-8") as f:
                 self.assertEqual(json.load(f)["ptnml"], [0, 0, 2, 1, 1])
+
+
+STOPPED_BY_SIGNAL = """#!{python}
+# A stand-in for fastchess that plays until SIGINT, as fastchess does: it says it has started
+# (the file `started` beside it), and on the signal writes a real run's games under the engine
+# names it is given, prints that run's report and "interrupted", and exits with 1.
+import os, signal, sys, time
+names = [a[5:] for a in sys.argv if a.startswith("name=")]
+pgn = next(a[5:] for a in sys.argv if a.startswith("file=") and a.endswith(".pgn"))
+def renamed(path):
+    return open(path).read().replace("sandglass-a", names[0]).replace("sandglass-b", names[1])
+def stop(signum, frame):
+    open(pgn, "w").write(renamed({games!r}))
+    print(renamed({out!r}))
+    print("Tournament was interrupted.", flush=True)
+    sys.exit(1)
+signal.signal(signal.SIGINT, stop)
+open(os.path.join(os.path.dirname(sys.argv[0]), "started"), "w").close()
+for _ in range(600):
+    time.sleep(0.1)
+sys.exit(5)
+"""
+
+
+class StoppedBySignal(unittest.TestCase):
+    """Ctrl-C, or a SIGINT sent to tm_sprt.py alone, ends the run with the summary of the
+    games played, not a traceback."""
+
+    def stop_run(self, whole_group):
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = os.path.join(tmp, "fastchess")
+            with open(fake, "w", encoding="utf-8") as f:
+                f.write(STOPPED_BY_SIGNAL.format(python=sys.executable, games=sample("fastchess_selfplay.pgn"),
+                                                 out=sample("fastchess_selfplay.out")))
+            os.chmod(fake, 0o755)
+            # Its own process group, as a terminal's job would be; SIGINT at its default even
+            # where the tests run in the background (which ignores it), so that Python raises
+            # KeyboardInterrupt as it does at a terminal.
+            proc = subprocess.Popen([sys.executable, os.path.join(HERE, "tm_sprt.py"), "run", "--name", "cut",
+                                     "--tc", "1+0.01", "--games", "20", "--binary-a", stub_engine(tmp),
+                                     "--fastchess", fake, "--lock", os.path.join(tmp, "lock"), "--out-dir", tmp],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    start_new_session=True,
+                                    preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+            started = os.path.join(tmp, "started")
+            for _ in range(600):
+                if os.path.exists(started) or proc.poll() is not None:
+                    break
+                time.sleep(0.05)
+            self.assertTrue(os.path.exists(started), "the stand-in started")
+            if whole_group:
+                os.killpg(proc.pid, signal.SIGINT)
+            else:
+                os.kill(proc.pid, signal.SIGINT)
+            stdout, stderr = proc.communicate(timeout=60)
+            self.assertNotIn("Traceback", stderr)
+            self.assertEqual(proc.returncode, 1, stderr)
+            self.assertIn("exited with code 1", stderr)
+            self.assertIn("| cut | 1+0.01 | 8 | 4/3/1 |", stdout)
+            self.assertTrue(any(n.startswith("cut-") and n.endswith(".json") for n in os.listdir(tmp)))
+
+    def test_ctrl_c_at_a_terminal(self):
+        self.stop_run(whole_group=True)
+
+    def test_sigint_to_the_tool_alone(self):
+        self.stop_run(whole_group=False)
 
 
 class Report(unittest.TestCase):
