@@ -22,7 +22,7 @@ use crate::eval::nnue::{Delta, Network};
 use crate::position::{gives_check, Position};
 use crate::score::{is_decisive, DRAW, INFINITY, MATE, MATE_BOUND};
 use crate::tt::{Bound, Entry, TranspositionTable};
-use chess::{ChessMove, Piece};
+use chess::{BitBoard, ChessMove, Piece, EMPTY};
 use nnue_stack::NnueStack;
 use once_cell::sync::Lazy;
 use probcut::ProbcutNode;
@@ -80,6 +80,9 @@ pub struct Searcher<'a> {
     moves: [Option<ChessMove>; MAX_PLY + 2],
     /// The same moves as piece and destination, for continuation history.
     piece_tos: [Option<PieceTo>; MAX_PLY + 2],
+    /// Whether that move captured or promoted: a node that fails low rewards the quiet move
+    /// into it only.
+    noisy_at: [bool; MAX_PLY + 2],
     null_at: [bool; MAX_PLY + 2],
     /// The move a singular-extension search at that ply leaves out.
     excluded: [Option<ChessMove>; MAX_PLY + 2],
@@ -156,6 +159,7 @@ impl<'a> Searcher<'a> {
             evals: [0; MAX_PLY + 2],
             moves: [None; MAX_PLY + 2],
             piece_tos: [None; MAX_PLY + 2],
+            noisy_at: [false; MAX_PLY + 2],
             null_at: [false; MAX_PLY + 2],
             excluded: [None; MAX_PLY + 2],
             double_exts: [0; MAX_PLY + 2],
@@ -230,7 +234,11 @@ impl<'a> Searcher<'a> {
     }
 
     fn make(&mut self, ply: usize, m: ChessMove) {
-        self.piece_tos[ply + 1] = Some(piece_to(self.pos.board(), m));
+        let board = self.pos.board();
+        self.piece_tos[ply + 1] = Some(piece_to(board, m));
+        // En passant is left out: it costs a test at every move, and only this bonus reads it.
+        self.noisy_at[ply + 1] = m.get_promotion().is_some()
+            || *board.combined() & BitBoard::from_square(m.get_dest()) != EMPTY;
         // The network's change is read from the board before the move, and applied after the
         // child's table bucket is asked for, so that the two overlap.
         let delta = self.nnue.is_some().then(|| Delta::of(self.pos.board(), m));
@@ -291,6 +299,61 @@ impl<'a> Searcher<'a> {
         earlier != -INFINITY && static_eval > earlier
     }
 
+    /// The moves into the node at `ply` as continuation history reads them (none with it off).
+    fn continuations(&self, ply: usize) -> Continuations {
+        if !self.feat.continuation_history {
+            return [None; 2];
+        }
+        [
+            self.piece_tos[ply],
+            ply.checked_sub(1).and_then(|p| self.piece_tos[p]),
+        ]
+    }
+
+    /// The move into the node at `ply`, for the counter-move table (None with it off).
+    fn counter_key(&self, ply: usize) -> Option<ChessMove> {
+        self.moves[ply].filter(|_| self.feat.counter_move)
+    }
+
+    /// A table cutoff at `ply` and `depth` whose move is `m`: a quiet move that cuts
+    /// (`cuts`) gains as a searched cutoff would, one whose bound failed low loses (Stockfish
+    /// 11). The move is only a hint and may not be legal here; the tables take it all the
+    /// same, as the move picker checks killers and counter-moves against the legal moves.
+    fn learn_from_table_cutoff(&mut self, ply: usize, depth: i32, m: ChessMove, cuts: bool) {
+        if is_noisy(self.pos.board(), m) {
+            return;
+        }
+        let conts = self.continuations(ply);
+        if cuts {
+            let cutoff = Cutoff {
+                ply,
+                depth,
+                best: m,
+                prev: self.counter_key(ply),
+                conts: &conts,
+                tried: &[],
+            };
+            self.heur.record_cutoff(self.pos.board(), cutoff);
+        } else {
+            self.heur
+                .record_tt_fail_low(self.pos.board(), depth, m, &conts);
+        }
+    }
+
+    /// Every move of the node at `ply` failed low at `depth`: the opponent's quiet move into
+    /// it was good, and its continuation histories gain (Stockfish 11, at depth 3 or more
+    /// or in a PV node, not after a capture, a promotion or a null move).
+    fn reward_prior_move(&mut self, ply: usize, depth: i32) {
+        let Some(prior) = self.piece_tos[ply] else {
+            return;
+        };
+        if self.noisy_at[ply] || ply == 0 {
+            return;
+        }
+        let conts = self.continuations(ply - 1);
+        self.heur.reward_prior_move(depth, prior, &conts);
+    }
+
     /// Does the side to move have a piece other than pawns and king? Without one, zugzwang is
     /// common and null-move pruning is unsound.
     fn has_non_pawn_material(&self) -> bool {
@@ -313,6 +376,9 @@ impl<'a> Searcher<'a> {
     ) -> (i32, Option<ChessMove>) {
         self.pv_len[0] = 0;
         self.root_depth = depth;
+        if self.feat.killer_clearing {
+            self.heur.clear_killers(2);
+        }
         let nodes_at_start = self.stop.nodes;
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -421,6 +487,9 @@ impl<'a> Searcher<'a> {
         }
         let pv_node = beta - alpha > 1;
         self.seldepth = self.seldepth.max(ply);
+        if self.feat.killer_clearing {
+            self.heur.clear_killers(ply + 2);
+        }
 
         if self.pos.is_draw_in_search() {
             return DRAW;
@@ -441,6 +510,9 @@ impl<'a> Searcher<'a> {
         // A table move is only a hint: the crate corrupts its board on an illegal move, so it
         // is checked against the legal moves (by the move picker) before it is ever made.
         let tt_move = hit.and_then(|h| h.mv);
+        // A node on the principal variation now, or stored as one before, keeps that mark
+        // (Stockfish's `ttPv`); late moves there are reduced as in a PV node.
+        let tt_pv = pv_node || (self.feat.tt_pv && hit.is_some_and(|h| h.pv));
         // Near the fifty-move limit a stored score may be one the draw would overrule.
         let score_trusted = self.pos.halfmove_clock() < TT_CUTOFF_HALFMOVE_LIMIT;
         if let Some(h) = hit {
@@ -454,6 +526,9 @@ impl<'a> Searcher<'a> {
                     Bound::Upper => h.score <= alpha,
                 };
                 if usable {
+                    if let Some(m) = tt_move.filter(|_| self.feat.tt_cutoff_history) {
+                        self.learn_from_table_cutoff(ply, depth, m, h.score >= beta);
+                    }
                     return h.score;
                 }
             }
@@ -483,6 +558,7 @@ impl<'a> Searcher<'a> {
                         eval,
                         depth: (depth + 6).min(MAX_PLY as i32 - 1),
                         bound,
+                        pv: tt_pv,
                     };
                     self.tt.store(key, ply, entry);
                     return value;
@@ -647,23 +723,8 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let prev = if self.feat.counter_move {
-            self.moves[ply]
-        } else {
-            None
-        };
-        let conts: Continuations = if self.feat.continuation_history {
-            [
-                self.piece_tos[ply],
-                if ply >= 1 {
-                    self.piece_tos[ply - 1]
-                } else {
-                    None
-                },
-            ]
-        } else {
-            [None; 2]
-        };
+        let prev = self.counter_key(ply);
+        let conts = self.continuations(ply);
         let buffer = std::mem::take(&mut self.lists[ply]);
         let mut picker = MovePicker::all(
             self.pos.board(),
@@ -689,6 +750,11 @@ impl<'a> Searcher<'a> {
         let mut noisy_tried: [ChessMove; 32] = [ChessMove::default(); 32];
         let mut noisy_count = 0;
         let mut searched = 0usize;
+        // Moves and quiet moves considered so far, pruned ones included (Stockfish's
+        // `moveCount`): late-move pruning and reductions count them, so a node that prunes
+        // much reaches its late moves as soon as one that searches them all.
+        let mut move_count = 0usize;
+        let mut quiets_seen = 0usize;
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some((m, order)) = picker.next_move() {
@@ -696,6 +762,15 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             let quiet = !is_noisy(self.pos.board(), m);
+            move_count += 1;
+            quiets_seen += usize::from(quiet);
+            // What late-move pruning and reductions count: every move considered, or with
+            // the switch off, those searched.
+            let (late_count, late_quiets) = if self.feat.pruned_move_count {
+                (move_count - 1, quiets_seen - usize::from(quiet))
+            } else {
+                (searched, quiet_count)
+            };
             // No rule below may hide a move that gives check: a quiet check or a sacrifice
             // with check is how short mates begin, and whether a move checks is asked only
             // once a rule is about to prune it.
@@ -703,7 +778,7 @@ impl<'a> Searcher<'a> {
                 let board = self.pos.board();
                 let prune = if quiet && !in_check {
                     // Late-move pruning: at shallow depth, late quiet moves rarely matter.
-                    (self.feat.late_move_pruning && depth <= 6 && quiet_count as i32 >= lmp_limit)
+                    (self.feat.late_move_pruning && depth <= 6 && late_quiets as i32 >= lmp_limit)
                     // Futility: a quiet move cannot lift a hopeless eval above alpha.
                         || (self.feat.futility && depth <= 6 && eval + 100 + 90 * depth <= alpha)
                     // A quiet move that puts material en prise, more than the depth left can
@@ -730,9 +805,13 @@ impl<'a> Searcher<'a> {
                 }
             }
 
-            // A late quiet move is reduced unless it gives check (known only after the move).
-            let late_quiet =
-                self.feat.lmr && depth >= 3 && searched >= 2 + usize::from(pv_node) && quiet;
+            // A late quiet move is reduced unless it gives check (known only after the move),
+            // and so is a late capture that loses material by exchange (Viridithas and
+            // Stockfish 11 reduce late captures too).
+            let late = self.feat.lmr && depth >= 3 && late_count >= 2 + usize::from(pv_node);
+            let late_quiet = late && quiet;
+            let late_bad_capture =
+                late && !quiet && self.feat.capture_lmr && MovePicker::is_bad_capture(order);
             // Read before the move is made: history belongs to the side moving now.
             let quiet_history = if late_quiet {
                 self.heur.quiet_score(self.pos.board(), m, &conts)
@@ -755,13 +834,19 @@ impl<'a> Searcher<'a> {
             let new_depth = depth - 1 + ext;
             let mut r = 0;
             if late_quiet && !gives_check {
-                r = LMR[depth.min(63) as usize][searched.min(63)];
-                r += i32::from(!pv_node);
+                r = LMR[depth.min(63) as usize][late_count.min(63)];
+                r += i32::from(!tt_pv);
                 r += i32::from(!improving);
                 r += i32::from(cut_node);
                 r -= i32::from(MovePicker::is_refutation(order));
                 // Ethereal 12's history term: a ply less or more per 5,000, at most two.
                 r -= (quiet_history / 5_000).clamp(-2, 2);
+                r = r.clamp(0, new_depth - 1);
+            } else if late_bad_capture && !gives_check {
+                // The table's reduction less one: a capture is tried early by its order, so
+                // its move number understates how late it is less than a quiet move's does.
+                r = LMR[depth.min(63) as usize][late_count.min(63)] - 1;
+                r += i32::from(cut_node);
                 r = r.clamp(0, new_depth - 1);
             }
             let score = self.search_child(Child {
@@ -836,6 +921,9 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
+        if bound == Bound::Upper && self.feat.fail_low_bonus && (depth >= 3 || pv_node) {
+            self.reward_prior_move(ply, depth);
+        }
         // A score the bound says is on the far side of the evaluation teaches nothing;
         // neither do captures, whose gain the evaluation cannot see before they are made.
         if let Some(k) = keys {
@@ -853,6 +941,7 @@ impl<'a> Searcher<'a> {
             eval: raw_eval.max(-MATE_BOUND),
             depth,
             bound,
+            pv: tt_pv,
         };
         self.tt.store(key, ply, entry);
         best_score
@@ -876,7 +965,9 @@ mod tests {
     use super::*;
     use crate::eval::nnue::select::default_network;
     use crate::search::memory::ThreadMemory;
+    use crate::search::ordering::history_bonus;
     use crate::search::{Signals, Stopper};
+    use chess::Color;
 
     /// Runs `f` on the unit tests' searcher of `pos`: the default network, fresh game
     /// tables, no limits, and `tt` left to the caller (who may fill it first or read it after).
@@ -905,6 +996,7 @@ mod tests {
             eval: 150,
             depth: 1,
             bound: Bound::Lower,
+            pv: false,
         };
         tt.store(pos.key(), 0, bound);
         let score = with_searcher(&pos, &tt, |s| s.negamax(3, 99, 100, 0, true));
@@ -925,6 +1017,7 @@ mod tests {
             eval: 600,
             depth: 20,
             bound: Bound::Exact,
+            pv: false,
         };
         tt.store(pos.key(), 0, win);
         let score = with_searcher(&pos, &tt, |s| s.negamax(6, 1_233, 1_234, 0, false));
@@ -961,6 +1054,227 @@ mod tests {
             assert!(!s.record_eval(2, 500));
             assert!(!s.record_eval(1, 500));
         });
+    }
+
+    /// A table cutoff teaches the histories: a stored lower bound at or above beta rewards
+    /// its quiet move (history, killer, counter-move), a stored upper bound at or below alpha
+    /// punishes it; with the switch off, nothing is learnt.
+    #[test]
+    fn a_table_cutoff_teaches_the_histories() {
+        let pos = Position::startpos();
+        let g1f3 = pos
+            .legal_moves()
+            .find(|m| m.to_string() == "g1f3")
+            .expect("legal");
+        for (bound, score, learns) in [
+            (Bound::Lower, 300, 1),
+            (Bound::Upper, -300, -1),
+            (Bound::Lower, 300, 0),
+        ] {
+            let tt = TranspositionTable::new(1);
+            let entry = Entry {
+                mv: Some(g1f3),
+                score,
+                eval: 20,
+                depth: 10,
+                bound,
+                pv: false,
+            };
+            tt.store(pos.key(), 1, entry);
+            with_searcher(&pos, &tt, |s| {
+                s.feat.tt_cutoff_history = learns != 0;
+                assert_eq!(s.negamax(5, 99, 100, 1, true), score);
+                let history = s.heur.history(Color::White, g1f3);
+                assert_eq!(history.signum(), learns, "{bound:?}: {history}");
+                let killer = s.heur.killers[1][0] == Some(g1f3);
+                assert_eq!(killer, learns == 1, "{bound:?}");
+            });
+        }
+    }
+
+    /// Each node clears the killers two plies below it, the root included; with the switch
+    /// off they stay.
+    #[test]
+    fn a_node_clears_the_killers_two_plies_down() {
+        let pos = Position::startpos();
+        let tt = TranspositionTable::new(1);
+        let stale = pos.legal_moves().next();
+        for clears in [true, false] {
+            with_searcher(&pos, &tt, |s| {
+                s.feat.killer_clearing = clears;
+                s.heur.killers[2] = [stale, None];
+                s.heur.killers[3] = [stale, None];
+                let moves: Vec<ChessMove> = pos.legal_moves().collect();
+                s.search_root(&moves, 1, -INFINITY, INFINITY);
+                assert_eq!(s.heur.killers[2][0].is_none(), clears);
+                let first = moves[0];
+                s.make(0, first);
+                s.negamax(1, -INFINITY, INFINITY, 1, false);
+                s.pos.unmake();
+                assert_eq!(s.heur.killers[3][0].is_none(), clears);
+            });
+        }
+    }
+
+    /// A node whose every move fails low rewards the opponent's quiet move into it in the
+    /// continuation history of the move before that; not a capture into it, and not with
+    /// the switch off.
+    #[test]
+    fn a_fail_low_rewards_the_quiet_move_into_the_node() {
+        for (fen, text, rewarded) in [
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2e4", true),
+            ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", false),
+        ] {
+            let pos = Position::from_fen(fen).expect("fen");
+            let m = pos
+                .legal_moves()
+                .find(|m| m.to_string() == text)
+                .expect("legal");
+            let earlier = Some(5);
+            let score_of = |on: bool| {
+                let tt = TranspositionTable::new(1);
+                with_searcher(&pos, &tt, |s| {
+                    s.feat.fail_low_bonus = on;
+                    s.piece_tos[0] = earlier;
+                    s.make(0, m);
+                    // Black is far from 5,000 whatever it plays: the node fails low.
+                    let score = s.negamax(3, 4_999, 5_000, 1, false);
+                    assert!(score < 4_999);
+                    s.pos.unmake();
+                    s.heur.quiet_score(pos.board(), m, &[earlier, None])
+                })
+            };
+            let gain = score_of(true) - score_of(false);
+            assert_eq!(gain > 0, rewarded, "{text} in {fen}: {gain}");
+            if rewarded {
+                assert_eq!(gain, history_bonus(3));
+            }
+        }
+    }
+
+    /// A PV node stores its mark, and a node the table marks keeps it when searched with a
+    /// null window; with the switch off, only a PV node marks its entry.
+    #[test]
+    fn the_table_keeps_the_pv_mark() {
+        let pos =
+            Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+                .expect("fen");
+        for on in [true, false] {
+            let tt = TranspositionTable::new(1);
+            with_searcher(&pos, &tt, |s| {
+                s.feat.tt_pv = on;
+                s.negamax(3, -INFINITY, INFINITY, 0, false);
+                assert_eq!(tt.probe(pos.key(), 0).map(|h| h.pv), Some(true));
+                // A null window far above the score: a non-PV search of the same node.
+                s.negamax(4, 2_000, 2_001, 0, false);
+                assert_eq!(
+                    tt.probe(pos.key(), 0).map(|h| h.pv),
+                    Some(on),
+                    "switch {on}"
+                );
+            });
+        }
+    }
+
+    /// The time manager's best-move share counts the first MultiPV line's searches alone:
+    /// the later lines search the other moves by design, which says nothing of doubt about
+    /// the best one. Counted in, they cut the free queen's capture from 0.94 of the nodes to
+    /// 0.26 at MultiPV 3, and the time manager thought longer as for a contested move.
+    #[test]
+    fn later_multipv_lines_leave_the_best_move_share() {
+        use crate::search::aspiration::search_line;
+        let pos = Position::from_fen("4k3/8/8/3q4/8/2N5/8/4K2R w K - 0 1").expect("fen");
+        let tt = TranspositionTable::new(4);
+        with_searcher(&pos, &tt, |s| {
+            let mut candidates: Vec<ChessMove> = pos.legal_moves().collect();
+            let mut report = |_: &crate::search::Info| {};
+            let mut share = None;
+            for depth in 1..=8 {
+                for pv_index in 0..3 {
+                    let shown = candidates[pv_index];
+                    let line = search_line(
+                        s,
+                        &candidates[pv_index..],
+                        depth,
+                        pv_index,
+                        0,
+                        shown,
+                        &mut report,
+                    );
+                    let best = line
+                        .ok()
+                        .and_then(|l| l.pv.first().copied())
+                        .expect("a line");
+                    let at = candidates
+                        .iter()
+                        .position(|&m| m == best)
+                        .expect("a candidate");
+                    candidates[pv_index..=at].rotate_right(1);
+                    if pv_index == 0 {
+                        assert_eq!(best.to_string(), "c3d5");
+                        share = Some(s.first_line_share(best));
+                    } else {
+                        // Nodes were searched, all below other moves, and the share held.
+                        assert_eq!(
+                            Some(s.first_line_share(candidates[0])),
+                            share,
+                            "depth {depth}"
+                        );
+                    }
+                }
+            }
+            let capture = candidates[0];
+            let all_lines: u64 = candidates.iter().map(|&m| s.root_move_nodes(m)).sum();
+            let diluted = s.root_move_nodes(capture) as f64 / all_lines as f64;
+            let share = share.expect("searched");
+            assert!(
+                share > diluted + 0.1,
+                "first line {share:.2}, all lines {diluted:.2}"
+            );
+        });
+    }
+
+    /// Every switch of search bundles 7 and 8 changes the search: the same fixed-depth
+    /// searches of three middlegames visit another number of nodes with it off.
+    #[test]
+    fn each_new_technique_changes_the_search() {
+        let fens = [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "2r3k1/pp3ppp/2n1b3/3p4/3P4/2PB1N2/P4PPP/R5K1 w - - 0 20",
+        ];
+        let nodes = |feat: Features| -> u64 {
+            let tt = TranspositionTable::new(4);
+            fens.iter()
+                .map(|fen| {
+                    let pos = Position::from_fen(fen).expect("fen");
+                    with_searcher(&pos, &tt, |s| {
+                        s.feat = feat;
+                        let moves: Vec<ChessMove> = pos.legal_moves().collect();
+                        for depth in 1..=7 {
+                            s.search_root(&moves, depth, -INFINITY, INFINITY);
+                        }
+                        s.stop.nodes
+                    })
+                })
+                .sum()
+        };
+        let all = nodes(Features::ALL);
+        for name in [
+            "qstt",
+            "tthist",
+            "killerclear",
+            "failbonus",
+            "ttpv",
+            "lmrcapture",
+            "prunedcount",
+        ] {
+            assert_ne!(
+                nodes(Features::without(name)),
+                all,
+                "{name} changes nothing"
+            );
+        }
     }
 
     /// Ply 2 asks whether its side improves on the evaluation two plies up, which for ply 2

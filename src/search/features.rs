@@ -83,10 +83,29 @@ pub struct Features {
     pub history_pruning: bool,
     /// ProbCut: a capture whose shallow search beats beta by a margin cuts the node.
     pub probcut: bool,
+    /// Quiescence tries the table move first and takes the table's score, where its bound
+    /// allows, for a better stand-pat.
+    pub qs_tt_move: bool,
+    /// A table cutoff teaches the histories: a quiet table move that cuts gains, one whose
+    /// bound fails low loses.
+    pub tt_cutoff_history: bool,
+    /// Each node clears the killers two plies below it, so that its grandchildren start
+    /// from their cousins' killers, not those of another subtree.
+    pub killer_clearing: bool,
+    /// A node that fails low rewards the opponent's quiet move into it.
+    pub fail_low_bonus: bool,
+    /// The table marks nodes that were on a principal variation, and late moves there are
+    /// reduced as in a PV node.
+    pub tt_pv: bool,
+    /// Late captures that lose material by exchange are reduced.
+    pub capture_lmr: bool,
+    /// Late-move pruning and reductions count the moves pruned before, not only those
+    /// searched.
+    pub pruned_move_count: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 23] = [
+    pub const NAMES: [&'static str; 30] = [
         "nmp",
         "lmr",
         "rfp",
@@ -110,6 +129,13 @@ impl Features {
         "probcut",
         "nmpguard",
         "rootorder",
+        "qstt",
+        "tthist",
+        "killerclear",
+        "failbonus",
+        "ttpv",
+        "lmrcapture",
+        "prunedcount",
     ];
 
     pub const ALL: Features = Features {
@@ -136,6 +162,13 @@ impl Features {
         probcut: true,
         nmp_sacrifice_guard: true,
         root_order: true,
+        qs_tt_move: true,
+        tt_cutoff_history: true,
+        killer_clearing: true,
+        fail_low_bonus: true,
+        tt_pv: true,
+        capture_lmr: true,
+        pruned_move_count: true,
     };
 
     /// All features except those named in the comma-separated list.
@@ -173,6 +206,13 @@ impl Features {
                 "probcut" => f.probcut = false,
                 "nmpguard" => f.nmp_sacrifice_guard = false,
                 "rootorder" => f.root_order = false,
+                "qstt" => f.qs_tt_move = false,
+                "tthist" => f.tt_cutoff_history = false,
+                "killerclear" => f.killer_clearing = false,
+                "failbonus" => f.fail_low_bonus = false,
+                "ttpv" => f.tt_pv = false,
+                "lmrcapture" => f.capture_lmr = false,
+                "prunedcount" => f.pruned_move_count = false,
                 _ => {
                     ablation.refused.push(name.to_string());
                     continue;

@@ -487,30 +487,4 @@ mod tests {
             assert_eq!(outcome.stop_detail, why);
         }
     }
-
-    /// The later MultiPV lines search the other moves by design, which says nothing about
-    /// the best move: counted in, they cut the share of the free queen's capture from 0.94
-    /// (MultiPV 1) to 0.26 (MultiPV 3), and the time manager thought longer as for a
-    /// contested move.
-    #[test]
-    fn multipv_lines_do_not_dilute_the_best_move_share() {
-        let pos = Position::from_fen("4k3/8/8/3q4/8/2N5/8/4K2R w K - 0 1").expect("test FEN");
-        let share = |multipv| {
-            let limits = Limits {
-                mode: Mode::depth(10),
-                multipv,
-                ..Limits::default()
-            };
-            let tt = TranspositionTable::new(16);
-            let outcome = search(&pos, &limits, &tt, &Signals::new(false), &mut |_| {});
-            assert_eq!(outcome.best.map(|m| m.to_string()).as_deref(), Some("c3d5"));
-            outcome.best_move_nodes.expect("read from depth 4 on")
-        };
-        let (one, three) = (share(1), share(3));
-        assert!(one > 0.8, "MultiPV 1: {one:.2}");
-        assert!(
-            (one - three).abs() < 0.1,
-            "MultiPV 1: {one:.2}, MultiPV 3: {three:.2}"
-        );
-    }
 }

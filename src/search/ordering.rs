@@ -217,6 +217,48 @@ impl Heuristics {
         }
     }
 
+    /// A quiet table move whose stored bound failed low at `depth` (the node ends on the
+    /// table's word, without searching it): it loses in the from-to and continuation
+    /// histories what a move tried before a cutoff loses (Stockfish 11's penalty for a quiet
+    /// table move that fails low).
+    pub fn record_tt_fail_low(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        m: ChessMove,
+        conts: &Continuations,
+    ) {
+        let penalty = -history_bonus(depth);
+        let side = board.side_to_move();
+        Self::nudge(
+            &mut self.history[side.to_index()][m.get_source().to_index()][m.get_dest().to_index()],
+            penalty,
+        );
+        let pt = piece_to(board, m);
+        for c in conts.iter().flatten() {
+            Self::nudge(&mut self.continuation[*c][pt], penalty);
+        }
+    }
+
+    /// The opponent's quiet move `prior` led to a node where every move failed low at
+    /// `depth`: it was a good move, and its continuation histories after the moves `conts`
+    /// before it gain (Stockfish 11's bonus for the prior countermove that caused a fail low).
+    pub fn reward_prior_move(&mut self, depth: i32, prior: PieceTo, conts: &Continuations) {
+        let bonus = history_bonus(depth);
+        for c in conts.iter().flatten() {
+            Self::nudge(&mut self.continuation[*c][prior], bonus);
+        }
+    }
+
+    /// Forget the killers of `ply`: a node clears those two plies below it, so that its
+    /// grandchildren learn from each other and not from another subtree's.
+    #[inline]
+    pub fn clear_killers(&mut self, ply: usize) {
+        if let Some(k) = self.killers.get_mut(ply) {
+            *k = [None; 2];
+        }
+    }
+
     /// A new search of the game: the tables stay (`search::memory` says why); the killers,
     /// kept by ply from the root, belonged to other positions.
     pub fn new_search(&mut self) {
@@ -343,17 +385,22 @@ impl MovePicker {
     }
 
     /// Captures (en passant included) and queen promotions, for quiescence; all evasions when
-    /// in check. `captures` orders them by capture history too.
+    /// in check. `captures` orders them by capture history too, and `tt_move` comes first if
+    /// it is one of them (a table move is only a hint: one that is not generated is ignored).
     pub fn noisy(
         board: &Board,
         captures: Option<&Heuristics>,
+        tt_move: Option<ChessMove>,
         buffer: Vec<(ChessMove, i32)>,
     ) -> MovePicker {
         let mut picker = MovePicker::empty(buffer);
+        let tt_key = tt_move.map_or(NO_MOVE, move_key);
         let mut gen = chess::MoveGen::new_legal(board);
         if *board.checkers() != EMPTY {
             for m in gen {
-                let score = if is_noisy(board, m) {
+                let score = if move_key(m) == tt_key {
+                    TT_MOVE
+                } else if is_noisy(board, m) {
                     noisy_score(board, m, captures)
                 } else {
                     quiet_evasion_score(board, m)
@@ -362,10 +409,17 @@ impl MovePicker {
             }
             return picker;
         }
+        let score = |m: ChessMove| {
+            if move_key(m) == tt_key {
+                TT_MOVE
+            } else {
+                noisy_score(board, m, captures)
+            }
+        };
         gen.set_iterator_mask(*board.color_combined(!board.side_to_move()));
         for m in &mut gen {
             if m.get_promotion().is_none_or(|p| p == Piece::Queen) {
-                picker.push(m, noisy_score(board, m, captures));
+                picker.push(m, score(m));
             }
         }
         // Quiet queen promotions and en passant: the crate's capture mask leaves them out.
@@ -387,7 +441,7 @@ impl MovePicker {
         for m in gen {
             let pawn = board.piece_on(m.get_source()) == Some(Piece::Pawn);
             if pawn && m.get_promotion().is_none_or(|p| p == Piece::Queen) {
-                picker.push(m, noisy_score(board, m, captures));
+                picker.push(m, score(m));
             }
         }
         picker
@@ -536,7 +590,7 @@ mod tests {
         let pos = Position::from_fen("4k3/8/3p1p2/8/4N3/8/8/4K3 w - - 0 1").expect("fen");
         let board = pos.board();
         let first = |heur: &Heuristics| {
-            let mut picker = MovePicker::noisy(board, Some(heur), Vec::new());
+            let mut picker = MovePicker::noisy(board, Some(heur), None, Vec::new());
             picker.next_move().map(|(m, _)| m.to_string())
         };
         let mut heur = Heuristics::default();
@@ -723,9 +777,63 @@ mod tests {
         }
     }
 
+    /// Quiescence's table move comes first, even a capture MVV-LVA puts last (a rook taking
+    /// a defended pawn, before a pawn taking a free queen); a table move that is not among
+    /// the captures (a quiet move stored by the main search) is ignored, not added.
+    #[test]
+    fn the_table_move_leads_the_captures() {
+        let pos = Position::from_fen("4k3/2p5/3p4/2q5/1P6/8/8/3RK3 w - - 0 1").expect("fen");
+        let board = pos.board();
+        let mv = |text: &str| {
+            chess::MoveGen::new_legal(board)
+                .find(|m| m.to_string() == text)
+                .expect("legal")
+        };
+        let order = |tt_move: Option<ChessMove>| {
+            let mut picker = MovePicker::noisy(board, None, tt_move, Vec::new());
+            std::iter::from_fn(move || picker.next_move())
+                .map(|(m, _)| m.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(order(None), ["b4c5", "d1d6"]);
+        assert_eq!(order(Some(mv("d1d6"))), ["d1d6", "b4c5"]);
+        assert_eq!(order(Some(mv("e1e2"))), ["b4c5", "d1d6"]);
+    }
+
+    /// The opponent's move into a node that failed low gains in its continuation histories,
+    /// those of the moves before it and no others; a table move that failed low loses in its
+    /// from-to and continuation histories.
+    #[test]
+    fn fail_lows_teach_the_histories() {
+        let pos = Position::startpos();
+        let board = pos.board();
+        let e2e4 = chess::MoveGen::new_legal(board)
+            .find(|m| m.to_string() == "e2e4")
+            .expect("legal");
+        let prior = piece_to(board, e2e4);
+        let mut heur = Heuristics::default();
+        heur.reward_prior_move(5, prior, &[Some(3), None]);
+        assert_eq!(heur.continuation[3][prior], history_bonus(5));
+        let touched = heur
+            .continuation
+            .iter()
+            .flatten()
+            .filter(|&&v| v != 0)
+            .count();
+        assert_eq!(touched, 1);
+        assert!(heur.history.iter().flatten().flatten().all(|&v| v == 0));
+
+        let mut heur = Heuristics::default();
+        heur.record_tt_fail_low(board, 4, e2e4, &[Some(7), Some(9)]);
+        assert_eq!(heur.history(Color::White, e2e4), -history_bonus(4));
+        assert_eq!(heur.continuation[7][prior], -history_bonus(4));
+        assert_eq!(heur.continuation[9][prior], -history_bonus(4));
+        assert_eq!(heur.history(Color::Black, e2e4), 0);
+    }
+
     fn evasions_in_order(fen: &str) -> Vec<String> {
         let pos = Position::from_fen(fen).expect("fen");
-        let mut picker = MovePicker::noisy(pos.board(), None, Vec::new());
+        let mut picker = MovePicker::noisy(pos.board(), None, None, Vec::new());
         std::iter::from_fn(move || picker.next_move())
             .map(|(m, _)| m.to_string())
             .collect()

@@ -63,7 +63,7 @@ impl Searcher<'_> {
         let ply = n.ply;
         let buffer = std::mem::take(&mut self.lists[ply]);
         let captures = self.feat.capture_history.then_some(&*self.heur);
-        let mut picker = MovePicker::noisy(self.pos.board(), captures, buffer);
+        let mut picker = MovePicker::noisy(self.pos.board(), captures, None, buffer);
         let mut result = None;
         while let Some((m, _)) = picker.next_move() {
             if !see::see_ge(self.pos.board(), m, probcut_beta - n.static_eval) {
@@ -92,6 +92,7 @@ impl Searcher<'_> {
                     eval: n.raw_eval,
                     depth: searched_depth,
                     bound: Bound::Lower,
+                    pv: false,
                 };
                 self.tt.store(n.key, ply, entry);
                 result = Some(score);

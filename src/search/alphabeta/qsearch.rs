@@ -3,7 +3,7 @@
 
 use super::Searcher;
 use crate::position::gives_check;
-use crate::score::{DRAW, MATE, MATE_BOUND};
+use crate::score::{is_decisive, DRAW, MATE, MATE_BOUND};
 use crate::search::ordering::{is_noisy, MovePicker, MAX_PLY};
 use crate::search::see;
 use crate::tt::{Bound, Entry};
@@ -66,11 +66,25 @@ impl Searcher<'_> {
         } else {
             hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
         };
-        let stand_pat = if in_check {
+        let mut stand_pat = if in_check {
             -MATE + ply as i32
         } else {
             self.corrected(self.correction_keys(), raw_eval)
         };
+        // The table's score is a better stand-pat than the evaluation where its bound says the
+        // truth lies beyond it (Stockfish 11's qsearch); not a mate or tablebase score, which
+        // a bound cannot prove here.
+        if let Some(h) = hit.filter(|h| self.feat.qs_tt_move && !in_check && !is_decisive(h.score))
+        {
+            let beyond = match h.bound {
+                Bound::Lower => h.score > stand_pat,
+                Bound::Upper => h.score < stand_pat,
+                Bound::Exact => true,
+            };
+            if beyond {
+                stand_pat = h.score;
+            }
+        }
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -79,9 +93,11 @@ impl Searcher<'_> {
         let mut best = stand_pat;
         let mut best_move = None;
         let buffer = std::mem::take(&mut self.lists[ply]);
+        let tt_move = hit.and_then(|h| h.mv).filter(|_| self.feat.qs_tt_move);
         let mut picker = MovePicker::noisy(
             self.pos.board(),
             self.feat.capture_history.then_some(&*self.heur),
+            tt_move,
             buffer,
         );
         if in_check && picker.is_empty() {
@@ -153,6 +169,7 @@ impl Searcher<'_> {
             eval: raw_eval,
             depth: 0,
             bound,
+            pv: false,
         };
         self.tt.store(key, ply, entry);
         best
@@ -162,14 +179,48 @@ impl Searcher<'_> {
 #[cfg(test)]
 mod tests {
     use crate::position::Position;
-    use crate::score::INFINITY;
+    use crate::score::{INFINITY, MATE};
     use crate::search::alphabeta::tests::with_searcher;
     use crate::tt::TranspositionTable;
+    use crate::tt::{Bound, Entry};
 
     fn quiescence_of(fen: &str) -> i32 {
         let pos = Position::from_fen(fen).expect("fen");
         let tt = TranspositionTable::new(1);
         with_searcher(&pos, &tt, |s| s.quiescence(-INFINITY, INFINITY, 0, 0))
+    }
+
+    /// With no capture to try, quiescence returns its stand-pat: the table's score where the
+    /// stored bound says the truth lies beyond the evaluation, and the evaluation otherwise
+    /// (and always with the switch off).
+    #[test]
+    fn the_table_score_refines_the_stand_pat() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").expect("fen");
+        for (bound, score, on, expected) in [
+            (Bound::Lower, 350, true, 350),
+            (Bound::Upper, -250, true, -250),
+            (Bound::Exact, 120, true, 120),
+            (Bound::Lower, -250, true, 50),
+            (Bound::Upper, 350, true, 50),
+            (Bound::Lower, 350, false, 50),
+            (Bound::Lower, MATE - 30, true, 50),
+        ] {
+            let tt = TranspositionTable::new(1);
+            let entry = Entry {
+                mv: None,
+                score,
+                eval: 50,
+                depth: 0,
+                bound,
+                pv: false,
+            };
+            tt.store(pos.key(), 0, entry);
+            let got = with_searcher(&pos, &tt, |s| {
+                s.feat.qs_tt_move = on;
+                s.quiescence(-INFINITY, INFINITY, 0, 0)
+            });
+            assert_eq!(got, expected, "{bound:?} {score}, switch {on}");
+        }
     }
 
     /// Black, in check from Re1, is about level after Kd7 or Ne7; Ne5 loses the knight to
