@@ -291,6 +291,14 @@ sys.exit(5)
 """
 
 
+def own_group_with_sigint():
+    """In the child before it runs: a process group of its own, as a terminal's job has, and
+    SIGINT at its default even where the tests run in the background (which ignores it), so
+    that Python raises KeyboardInterrupt as it does at a terminal."""
+    os.setpgid(0, 0)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class StoppedBySignal(unittest.TestCase):
     """Ctrl-C, or a SIGINT sent to tm_sprt.py alone, ends the run with the summary of the
     games played, not a traceback."""
@@ -302,15 +310,11 @@ class StoppedBySignal(unittest.TestCase):
                 f.write(STOPPED_BY_SIGNAL.format(python=sys.executable, games=sample("fastchess_selfplay.pgn"),
                                                  out=sample("fastchess_selfplay.out")))
             os.chmod(fake, 0o755)
-            # Its own process group, as a terminal's job would be; SIGINT at its default even
-            # where the tests run in the background (which ignores it), so that Python raises
-            # KeyboardInterrupt as it does at a terminal.
             proc = subprocess.Popen([sys.executable, os.path.join(HERE, "tm_sprt.py"), "run", "--name", "cut",
                                      "--tc", "1+0.01", "--games", "20", "--binary-a", stub_engine(tmp),
                                      "--fastchess", fake, "--lock", os.path.join(tmp, "lock"), "--out-dir", tmp],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                    start_new_session=True,
-                                    preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                                    preexec_fn=own_group_with_sigint)
             started = os.path.join(tmp, "started")
             for _ in range(600):
                 if os.path.exists(started) or proc.poll() is not None:
