@@ -843,8 +843,9 @@ impl<'a> Searcher<'a> {
                 r -= (quiet_history / 5_000).clamp(-2, 2);
                 r = r.clamp(0, new_depth - 1);
             } else if late_bad_capture && !gives_check {
-                // The table's reduction less one: a capture is tried early by its order, so
-                // its move number understates how late it is less than a quiet move's does.
+                // A losing capture is ordered after every quiet move, so its move number is
+                // high by construction: the table's reduction less one, and none of the
+                // quiet moves' history terms.
                 r = LMR[depth.min(63) as usize][late_count.min(63)] - 1;
                 r += i32::from(cut_node);
                 r = r.clamp(0, new_depth - 1);
