@@ -33,18 +33,13 @@ pub struct Entry {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
-    /// The node was a principal-variation node when stored, or had been one before
-    /// (Stockfish's `ttPv`): the search reduces such nodes less.
-    pub pv: bool,
 }
 
 /// An entry as packed into one 64-bit word: the entry with its mate scores counted from the
 /// node, its move encoded, and the generation that wrote it.
 #[derive(Clone, Copy, Debug)]
 struct Packed {
-    /// The move in 15 bits ([`encode_move`]); the 16th holds `pv`.
     mv: u16,
-    pv: bool,
     score: i32,
     eval: i32,
     depth: i32,
@@ -106,8 +101,7 @@ pub fn decode_move(bits: u16) -> Option<ChessMove> {
 
 impl Packed {
     fn pack(self) -> u64 {
-        (self.mv as u64 & 0x7FFF)
-            | (u64::from(self.pv) << 15)
+        (self.mv as u64)
             | ((self.score as i16 as u16 as u64) << 16)
             | ((self.eval as i16 as u16 as u64) << 32)
             | ((self.depth.clamp(0, 255) as u64) << 48)
@@ -117,8 +111,7 @@ impl Packed {
 
     fn unpack(data: u64) -> Packed {
         Packed {
-            mv: data as u16 & 0x7FFF,
-            pv: data & 1 << 15 != 0,
+            mv: data as u16,
             score: (data >> 16) as u16 as i16 as i32,
             eval: (data >> 32) as u16 as i16 as i32,
             depth: ((data >> 48) & 255) as i32,
@@ -301,7 +294,6 @@ impl TranspositionTable {
                     eval: p.eval,
                     depth: p.depth,
                     bound,
-                    pv: p.pv,
                 });
             }
         }
@@ -360,7 +352,6 @@ impl TranspositionTable {
                 depth: entry.depth,
                 bound: entry.bound as u8,
                 age,
-                pv: entry.pv,
             }
         };
         let data = packed.pack();
@@ -408,7 +399,6 @@ mod tests {
             eval: 45,
             depth: 7,
             bound: Bound::Lower,
-            pv: false,
         };
         tt.store(0xDEAD_BEEF, 0, entry);
         let hit = tt.probe(0xDEAD_BEEF, 0).unwrap();
@@ -420,30 +410,6 @@ mod tests {
         assert!(tt.probe(0xDEAD_BEEE, 0).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF, 0).is_none());
-    }
-
-    /// The principal-variation mark shares the move's 16 bits without changing the move,
-    /// a promotion's included, and an entry without a move keeps it too.
-    #[test]
-    fn the_pv_mark_round_trips_beside_the_move() {
-        let tt = TranspositionTable::new(1);
-        for (key, text, pv) in [
-            (1, Some("a7a8q"), true),
-            (2, Some("h2h1n"), false),
-            (3, None, true),
-        ] {
-            let mv = text.map(|t| ChessMove::from_str(t).unwrap());
-            let entry = Entry {
-                mv,
-                score: -5,
-                eval: 7,
-                depth: 9,
-                bound: Bound::Upper,
-                pv,
-            };
-            tt.store(key, 0, entry);
-            assert_eq!(tt.probe(key, 0), Some(entry), "{text:?} {pv}");
-        }
     }
 
     /// A shallower result the table declines to keep still leaves its best move, and the
@@ -461,7 +427,6 @@ mod tests {
             eval: 10,
             depth: 12,
             bound: Bound::Lower,
-            pv: false,
         };
         tt.store(7, 0, deep);
         let shallow = Entry {
@@ -470,7 +435,6 @@ mod tests {
             eval: 10,
             depth: 4,
             bound: Bound::Upper,
-            pv: false,
         };
         tt.store(7, 0, shallow);
         let hit = tt.probe(7, 0).expect("kept");
@@ -524,7 +488,6 @@ mod tests {
             eval: 2,
             depth: 3,
             bound: Bound::Exact,
-            pv: false,
         };
         tt.store(42, 0, entry);
         // Beyond the largest size the option offers: refused, contents kept.

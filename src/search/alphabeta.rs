@@ -510,9 +510,6 @@ impl<'a> Searcher<'a> {
         // A table move is only a hint: the crate corrupts its board on an illegal move, so it
         // is checked against the legal moves (by the move picker) before it is ever made.
         let tt_move = hit.and_then(|h| h.mv);
-        // A node on the principal variation now, or stored as one before, keeps that mark
-        // (Stockfish's `ttPv`); late moves there are reduced as in a PV node.
-        let tt_pv = pv_node || (self.feat.tt_pv && hit.is_some_and(|h| h.pv));
         // Near the fifty-move limit a stored score may be one the draw would overrule.
         let score_trusted = self.pos.halfmove_clock() < TT_CUTOFF_HALFMOVE_LIMIT;
         if let Some(h) = hit {
@@ -558,7 +555,6 @@ impl<'a> Searcher<'a> {
                         eval,
                         depth: (depth + 6).min(MAX_PLY as i32 - 1),
                         bound,
-                        pv: tt_pv,
                     };
                     self.tt.store(key, ply, entry);
                     return value;
@@ -750,11 +746,6 @@ impl<'a> Searcher<'a> {
         let mut noisy_tried: [ChessMove; 32] = [ChessMove::default(); 32];
         let mut noisy_count = 0;
         let mut searched = 0usize;
-        // Moves and quiet moves considered so far, pruned ones included (Stockfish's
-        // `moveCount`): late-move pruning and reductions count them, so a node that prunes
-        // much reaches its late moves as soon as one that searches them all.
-        let mut move_count = 0usize;
-        let mut quiets_seen = 0usize;
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some((m, order)) = picker.next_move() {
@@ -762,15 +753,6 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             let quiet = !is_noisy(self.pos.board(), m);
-            move_count += 1;
-            quiets_seen += usize::from(quiet);
-            // What late-move pruning and reductions count: every move considered, or with
-            // the switch off, those searched.
-            let (late_count, late_quiets) = if self.feat.pruned_move_count {
-                (move_count - 1, quiets_seen - usize::from(quiet))
-            } else {
-                (searched, quiet_count)
-            };
             // No rule below may hide a move that gives check: a quiet check or a sacrifice
             // with check is how short mates begin, and whether a move checks is asked only
             // once a rule is about to prune it.
@@ -778,7 +760,7 @@ impl<'a> Searcher<'a> {
                 let board = self.pos.board();
                 let prune = if quiet && !in_check {
                     // Late-move pruning: at shallow depth, late quiet moves rarely matter.
-                    (self.feat.late_move_pruning && depth <= 6 && late_quiets as i32 >= lmp_limit)
+                    (self.feat.late_move_pruning && depth <= 6 && quiet_count as i32 >= lmp_limit)
                     // Futility: a quiet move cannot lift a hopeless eval above alpha.
                         || (self.feat.futility && depth <= 6 && eval + 100 + 90 * depth <= alpha)
                     // A quiet move that puts material en prise, more than the depth left can
@@ -805,13 +787,9 @@ impl<'a> Searcher<'a> {
                 }
             }
 
-            // A late quiet move is reduced unless it gives check (known only after the move),
-            // and so is a late capture that loses material by exchange (Viridithas and
-            // Stockfish 11 reduce late captures too).
-            let late = self.feat.lmr && depth >= 3 && late_count >= 2 + usize::from(pv_node);
-            let late_quiet = late && quiet;
-            let late_bad_capture =
-                late && !quiet && self.feat.capture_lmr && MovePicker::is_bad_capture(order);
+            // A late quiet move is reduced unless it gives check (known only after the move).
+            let late_quiet =
+                self.feat.lmr && depth >= 3 && searched >= 2 + usize::from(pv_node) && quiet;
             // Read before the move is made: history belongs to the side moving now.
             let quiet_history = if late_quiet {
                 self.heur.quiet_score(self.pos.board(), m, &conts)
@@ -834,20 +812,13 @@ impl<'a> Searcher<'a> {
             let new_depth = depth - 1 + ext;
             let mut r = 0;
             if late_quiet && !gives_check {
-                r = LMR[depth.min(63) as usize][late_count.min(63)];
-                r += i32::from(!tt_pv);
+                r = LMR[depth.min(63) as usize][searched.min(63)];
+                r += i32::from(!pv_node);
                 r += i32::from(!improving);
                 r += i32::from(cut_node);
                 r -= i32::from(MovePicker::is_refutation(order));
                 // Ethereal 12's history term: a ply less or more per 5,000, at most two.
                 r -= (quiet_history / 5_000).clamp(-2, 2);
-                r = r.clamp(0, new_depth - 1);
-            } else if late_bad_capture && !gives_check {
-                // A losing capture is ordered after every quiet move, so its move number is
-                // high by construction: the table's reduction less one, and none of the
-                // quiet moves' history terms.
-                r = LMR[depth.min(63) as usize][late_count.min(63)] - 1;
-                r += i32::from(cut_node);
                 r = r.clamp(0, new_depth - 1);
             }
             let score = self.search_child(Child {
@@ -942,7 +913,6 @@ impl<'a> Searcher<'a> {
             eval: raw_eval.max(-MATE_BOUND),
             depth,
             bound,
-            pv: tt_pv,
         };
         self.tt.store(key, ply, entry);
         best_score
@@ -997,7 +967,6 @@ mod tests {
             eval: 150,
             depth: 1,
             bound: Bound::Lower,
-            pv: false,
         };
         tt.store(pos.key(), 0, bound);
         let score = with_searcher(&pos, &tt, |s| s.negamax(3, 99, 100, 0, true));
@@ -1018,7 +987,6 @@ mod tests {
             eval: 600,
             depth: 20,
             bound: Bound::Exact,
-            pv: false,
         };
         tt.store(pos.key(), 0, win);
         let score = with_searcher(&pos, &tt, |s| s.negamax(6, 1_233, 1_234, 0, false));
@@ -1079,7 +1047,6 @@ mod tests {
                 eval: 20,
                 depth: 10,
                 bound,
-                pv: false,
             };
             tt.store(pos.key(), 1, entry);
             with_searcher(&pos, &tt, |s| {
@@ -1153,89 +1120,7 @@ mod tests {
         }
     }
 
-    /// A PV node stores its mark, and a node the table marks keeps it when searched with a
-    /// null window; with the switch off, only a PV node marks its entry.
-    #[test]
-    fn the_table_keeps_the_pv_mark() {
-        let pos =
-            Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
-                .expect("fen");
-        for on in [true, false] {
-            let tt = TranspositionTable::new(1);
-            with_searcher(&pos, &tt, |s| {
-                s.feat.tt_pv = on;
-                s.negamax(3, -INFINITY, INFINITY, 0, false);
-                assert_eq!(tt.probe(pos.key(), 0).map(|h| h.pv), Some(true));
-                // A null window far above the score: a non-PV search of the same node.
-                s.negamax(4, 2_000, 2_001, 0, false);
-                assert_eq!(
-                    tt.probe(pos.key(), 0).map(|h| h.pv),
-                    Some(on),
-                    "switch {on}"
-                );
-            });
-        }
-    }
-
-    /// The time manager's best-move share counts the first MultiPV line's searches alone:
-    /// the later lines search the other moves by design, which says nothing of doubt about
-    /// the best one. Counted in, they cut the free queen's capture from 0.94 of the nodes to
-    /// 0.26 at MultiPV 3, and the time manager thought longer as for a contested move.
-    #[test]
-    fn later_multipv_lines_leave_the_best_move_share() {
-        use crate::search::aspiration::search_line;
-        let pos = Position::from_fen("4k3/8/8/3q4/8/2N5/8/4K2R w K - 0 1").expect("fen");
-        let tt = TranspositionTable::new(4);
-        with_searcher(&pos, &tt, |s| {
-            let mut candidates: Vec<ChessMove> = pos.legal_moves().collect();
-            let mut report = |_: &crate::search::Info| {};
-            let mut share = None;
-            for depth in 1..=8 {
-                for pv_index in 0..3 {
-                    let shown = candidates[pv_index];
-                    let line = search_line(
-                        s,
-                        &candidates[pv_index..],
-                        depth,
-                        pv_index,
-                        0,
-                        shown,
-                        &mut report,
-                    );
-                    let best = line
-                        .ok()
-                        .and_then(|l| l.pv.first().copied())
-                        .expect("a line");
-                    let at = candidates
-                        .iter()
-                        .position(|&m| m == best)
-                        .expect("a candidate");
-                    candidates[pv_index..=at].rotate_right(1);
-                    if pv_index == 0 {
-                        assert_eq!(best.to_string(), "c3d5");
-                        share = Some(s.first_line_share(best));
-                    } else {
-                        // Nodes were searched, all below other moves, and the share held.
-                        assert_eq!(
-                            Some(s.first_line_share(candidates[0])),
-                            share,
-                            "depth {depth}"
-                        );
-                    }
-                }
-            }
-            let capture = candidates[0];
-            let all_lines: u64 = candidates.iter().map(|&m| s.root_move_nodes(m)).sum();
-            let diluted = s.root_move_nodes(capture) as f64 / all_lines as f64;
-            let share = share.expect("searched");
-            assert!(
-                share > diluted + 0.1,
-                "first line {share:.2}, all lines {diluted:.2}"
-            );
-        });
-    }
-
-    /// Every switch of search bundles 7 and 8 changes the search: the same fixed-depth
+    /// Every switch of search bundle 7 changes the search: the same fixed-depth
     /// searches of three middlegames visit another number of nodes with it off.
     #[test]
     fn each_new_technique_changes_the_search() {
@@ -1261,15 +1146,7 @@ mod tests {
                 .sum()
         };
         let all = nodes(Features::ALL);
-        for name in [
-            "qstt",
-            "tthist",
-            "killerclear",
-            "failbonus",
-            "ttpv",
-            "lmrcapture",
-            "prunedcount",
-        ] {
+        for name in ["qstt", "tthist", "killerclear", "failbonus"] {
             assert_ne!(
                 nodes(Features::without(name)),
                 all,

@@ -94,18 +94,10 @@ pub struct Features {
     pub killer_clearing: bool,
     /// A node that fails low rewards the opponent's quiet move into it.
     pub fail_low_bonus: bool,
-    /// The table marks nodes that were on a principal variation, and late moves there are
-    /// reduced as in a PV node.
-    pub tt_pv: bool,
-    /// Late captures that lose material by exchange are reduced.
-    pub capture_lmr: bool,
-    /// Late-move pruning and reductions count the moves pruned before, not only those
-    /// searched.
-    pub pruned_move_count: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 30] = [
+    pub const NAMES: [&'static str; 27] = [
         "nmp",
         "lmr",
         "rfp",
@@ -133,9 +125,6 @@ impl Features {
         "tthist",
         "killerclear",
         "failbonus",
-        "ttpv",
-        "lmrcapture",
-        "prunedcount",
     ];
 
     pub const ALL: Features = Features {
@@ -166,9 +155,6 @@ impl Features {
         tt_cutoff_history: true,
         killer_clearing: true,
         fail_low_bonus: true,
-        tt_pv: true,
-        capture_lmr: true,
-        pruned_move_count: true,
     };
 
     /// All features except those named in the comma-separated list.
@@ -210,9 +196,6 @@ impl Features {
                 "tthist" => f.tt_cutoff_history = false,
                 "killerclear" => f.killer_clearing = false,
                 "failbonus" => f.fail_low_bonus = false,
-                "ttpv" => f.tt_pv = false,
-                "lmrcapture" => f.capture_lmr = false,
-                "prunedcount" => f.pruned_move_count = false,
                 _ => {
                     ablation.refused.push(name.to_string());
                     continue;

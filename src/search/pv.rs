@@ -81,7 +81,6 @@ mod tests {
             eval: 0,
             depth: 5,
             bound: Bound::Exact,
-            pv: false,
         };
         tt.store(pos.key(), 0, entry);
     }

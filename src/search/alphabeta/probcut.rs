@@ -92,7 +92,6 @@ impl Searcher<'_> {
                     eval: n.raw_eval,
                     depth: searched_depth,
                     bound: Bound::Lower,
-                    pv: false,
                 };
                 self.tt.store(n.key, ply, entry);
                 result = Some(score);

@@ -169,7 +169,6 @@ impl Searcher<'_> {
             eval: raw_eval,
             depth: 0,
             bound,
-            pv: false,
         };
         self.tt.store(key, ply, entry);
         best
@@ -212,7 +211,6 @@ mod tests {
                 eval: 50,
                 depth: 0,
                 bound,
-                pv: false,
             };
             tt.store(pos.key(), 0, entry);
             let got = with_searcher(&pos, &tt, |s| {

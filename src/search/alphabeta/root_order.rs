@@ -86,7 +86,6 @@ mod tests {
                 eval: 0,
                 depth: 3,
                 bound: Bound::Exact,
-                pv: false,
             };
             tt.store(pos.key(), 0, entry);
             s.order_root_moves_first(&mut moves);
