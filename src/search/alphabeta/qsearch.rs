@@ -180,8 +180,7 @@ mod tests {
     use crate::position::Position;
     use crate::score::{INFINITY, MATE};
     use crate::search::alphabeta::tests::with_searcher;
-    use crate::tt::TranspositionTable;
-    use crate::tt::{Bound, Entry};
+    use crate::tt::{Bound, Entry, TranspositionTable};
 
     fn quiescence_of(fen: &str) -> i32 {
         let pos = Position::from_fen(fen).expect("fen");
