@@ -195,18 +195,11 @@ impl Heuristics {
             conts,
             tried,
         } = cutoff;
-        let side = board.side_to_move();
         let bonus = history_bonus(depth);
         for (m, b) in std::iter::once((best, bonus))
             .chain(tried.iter().filter(|&&m| m != best).map(|&m| (m, -bonus)))
         {
-            let entry = &mut self.history[side.to_index()][m.get_source().to_index()]
-                [m.get_dest().to_index()];
-            Self::nudge(entry, b);
-            let pt = piece_to(board, m);
-            for c in conts.iter().flatten() {
-                Self::nudge(&mut self.continuation[*c][pt], b);
-            }
+            self.nudge_quiet(board, m, conts, b);
         }
         if ply <= MAX_PLY && self.killers[ply][0] != Some(best) {
             self.killers[ply][1] = self.killers[ply][0];
@@ -228,15 +221,19 @@ impl Heuristics {
         m: ChessMove,
         conts: &Continuations,
     ) {
-        let penalty = -history_bonus(depth);
+        self.nudge_quiet(board, m, conts, -history_bonus(depth));
+    }
+
+    /// Nudge quiet move `m`'s from-to history and its continuation histories after the moves
+    /// `conts` by `bonus`.
+    fn nudge_quiet(&mut self, board: &Board, m: ChessMove, conts: &Continuations, bonus: i32) {
         let side = board.side_to_move();
-        Self::nudge(
-            &mut self.history[side.to_index()][m.get_source().to_index()][m.get_dest().to_index()],
-            penalty,
-        );
+        let entry =
+            &mut self.history[side.to_index()][m.get_source().to_index()][m.get_dest().to_index()];
+        Self::nudge(entry, bonus);
         let pt = piece_to(board, m);
         for c in conts.iter().flatten() {
-            Self::nudge(&mut self.continuation[*c][pt], penalty);
+            Self::nudge(&mut self.continuation[*c][pt], bonus);
         }
     }
 
@@ -395,27 +392,23 @@ impl MovePicker {
     ) -> MovePicker {
         let mut picker = MovePicker::empty(buffer);
         let tt_key = tt_move.map_or(NO_MOVE, move_key);
-        let mut gen = chess::MoveGen::new_legal(board);
-        if *board.checkers() != EMPTY {
-            for m in gen {
-                let score = if move_key(m) == tt_key {
-                    TT_MOVE
-                } else if is_noisy(board, m) {
-                    noisy_score(board, m, captures)
-                } else {
-                    quiet_evasion_score(board, m)
-                };
-                picker.push(m, score);
-            }
-            return picker;
-        }
+        let in_check = *board.checkers() != EMPTY;
         let score = |m: ChessMove| {
             if move_key(m) == tt_key {
                 TT_MOVE
-            } else {
+            } else if !in_check || is_noisy(board, m) {
                 noisy_score(board, m, captures)
+            } else {
+                quiet_evasion_score(board, m)
             }
         };
+        let mut gen = chess::MoveGen::new_legal(board);
+        if in_check {
+            for m in gen {
+                picker.push(m, score(m));
+            }
+            return picker;
+        }
         gen.set_iterator_mask(*board.color_combined(!board.side_to_move()));
         for m in &mut gen {
             if m.get_promotion().is_none_or(|p| p == Piece::Queen) {
