@@ -335,6 +335,11 @@ impl Position {
         }
     }
 
+    /// The board before the last move or null move; None at the first position.
+    pub fn previous_board(&self) -> Option<&Board> {
+        self.current.checked_sub(1).map(|i| &self.stack[i].board)
+    }
+
     /// Take back the last move or null move. Does nothing at the first position.
     #[inline]
     pub fn unmake(&mut self) {

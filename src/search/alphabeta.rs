@@ -22,7 +22,7 @@ use crate::eval::nnue::{Delta, Network};
 use crate::position::{gives_check, Position};
 use crate::score::{is_decisive, DRAW, INFINITY, MATE, MATE_BOUND};
 use crate::tt::{Bound, Entry, TranspositionTable};
-use chess::{BitBoard, ChessMove, Piece, EMPTY};
+use chess::{ChessMove, Piece};
 use nnue_stack::NnueStack;
 use once_cell::sync::Lazy;
 use probcut::ProbcutNode;
@@ -80,9 +80,6 @@ pub struct Searcher<'a> {
     moves: [Option<ChessMove>; MAX_PLY + 2],
     /// The same moves as piece and destination, for continuation history.
     piece_tos: [Option<PieceTo>; MAX_PLY + 2],
-    /// Whether that move captured or promoted: a node that fails low rewards the quiet move
-    /// into it only.
-    noisy_at: [bool; MAX_PLY + 2],
     null_at: [bool; MAX_PLY + 2],
     /// The move a singular-extension search at that ply leaves out.
     excluded: [Option<ChessMove>; MAX_PLY + 2],
@@ -159,7 +156,6 @@ impl<'a> Searcher<'a> {
             evals: [0; MAX_PLY + 2],
             moves: [None; MAX_PLY + 2],
             piece_tos: [None; MAX_PLY + 2],
-            noisy_at: [false; MAX_PLY + 2],
             null_at: [false; MAX_PLY + 2],
             excluded: [None; MAX_PLY + 2],
             double_exts: [0; MAX_PLY + 2],
@@ -234,11 +230,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn make(&mut self, ply: usize, m: ChessMove) {
-        let board = self.pos.board();
-        self.piece_tos[ply + 1] = Some(piece_to(board, m));
-        // En passant is left out: it costs a test at every move, and only this bonus reads it.
-        self.noisy_at[ply + 1] = m.get_promotion().is_some()
-            || *board.combined() & BitBoard::from_square(m.get_dest()) != EMPTY;
+        self.piece_tos[ply + 1] = Some(piece_to(self.pos.board(), m));
         // The network's change is read from the board before the move, and applied after the
         // child's table bucket is asked for, so that the two overlap.
         let delta = self.nnue.is_some().then(|| Delta::of(self.pos.board(), m));
@@ -344,10 +336,16 @@ impl<'a> Searcher<'a> {
     /// it was good, and its continuation histories gain (Stockfish 11, at depth 3 or more
     /// or in a PV node, not after a capture, a promotion or a null move).
     fn reward_prior_move(&mut self, ply: usize, depth: i32) {
-        let Some(prior) = self.piece_tos[ply] else {
+        let (Some(prior), Some(m), Some(before)) = (
+            self.piece_tos[ply],
+            self.moves[ply],
+            self.pos.previous_board(),
+        ) else {
             return;
         };
-        if self.noisy_at[ply] || ply == 0 {
+        // Not after a capture onto an occupied square or a promotion. En passant counts as
+        // quiet here, though Stockfish counts it a capture: bundle 7 was measured this way.
+        if ply == 0 || m.get_promotion().is_some() || before.piece_on(m.get_dest()).is_some() {
             return;
         }
         let conts = self.continuations(ply - 1);
