@@ -249,18 +249,28 @@ sys.exit(1)
 """
 
 
+def stand_in_fastchess(folder, template):
+    """A stand-in for fastchess in `folder`, from `template`, that replays a real run's games."""
+    fake = os.path.join(folder, "fastchess")
+    with open(fake, "w", encoding="utf-8") as f:
+        f.write(template.format(python=sys.executable, games=sample("fastchess_selfplay.pgn"),
+                                out=sample("fastchess_selfplay.out")))
+    os.chmod(fake, 0o755)
+    return fake
+
+
+def tm_sprt_cut(folder, fastchess):
+    """`tm_sprt.py run` of the question "cut" with the stand-in `fastchess`, all in `folder`."""
+    return [sys.executable, os.path.join(HERE, "tm_sprt.py"), "run", "--name", "cut", "--tc", "1+0.01",
+            "--games", "20", "--binary-a", stub_engine(folder), "--fastchess", fastchess,
+            "--lock", os.path.join(folder, "lock"), "--out-dir", folder]
+
+
 class Interrupted(unittest.TestCase):
     def test_tm_sprt_run_summarises_the_games_played(self):
         with tempfile.TemporaryDirectory() as tmp:
-            fake = os.path.join(tmp, "fastchess")
-            with open(fake, "w", encoding="utf-8") as f:
-                f.write(INTERRUPTED.format(python=sys.executable, games=sample("fastchess_selfplay.pgn"),
-                                           out=sample("fastchess_selfplay.out")))
-            os.chmod(fake, 0o755)
-            done = subprocess.run([sys.executable, os.path.join(HERE, "tm_sprt.py"), "run", "--name", "cut",
-                                   "--tc", "1+0.01", "--games", "20", "--binary-a", stub_engine(tmp),
-                                   "--fastchess", fake, "--lock", os.path.join(tmp, "lock"), "--out-dir", tmp],
-                                  capture_output=True, text=True, timeout=60)
+            fake = stand_in_fastchess(tmp, INTERRUPTED)
+            done = subprocess.run(tm_sprt_cut(tmp, fake), capture_output=True, text=True, timeout=60)
             self.assertEqual(done.returncode, 1, done.stderr)
             self.assertIn("exited with code 1", done.stderr)
             self.assertIn("| cut | 1+0.01 | 8 | 4/3/1 |", done.stdout)
@@ -305,16 +315,9 @@ class StoppedBySignal(unittest.TestCase):
 
     def stop_run(self, whole_group):
         with tempfile.TemporaryDirectory() as tmp:
-            fake = os.path.join(tmp, "fastchess")
-            with open(fake, "w", encoding="utf-8") as f:
-                f.write(STOPPED_BY_SIGNAL.format(python=sys.executable, games=sample("fastchess_selfplay.pgn"),
-                                                 out=sample("fastchess_selfplay.out")))
-            os.chmod(fake, 0o755)
-            proc = subprocess.Popen([sys.executable, os.path.join(HERE, "tm_sprt.py"), "run", "--name", "cut",
-                                     "--tc", "1+0.01", "--games", "20", "--binary-a", stub_engine(tmp),
-                                     "--fastchess", fake, "--lock", os.path.join(tmp, "lock"), "--out-dir", tmp],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                    preexec_fn=own_group_with_sigint)
+            fake = stand_in_fastchess(tmp, STOPPED_BY_SIGNAL)
+            proc = subprocess.Popen(tm_sprt_cut(tmp, fake), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True, preexec_fn=own_group_with_sigint)
             started = os.path.join(tmp, "started")
             for _ in range(600):
                 if os.path.exists(started) or proc.poll() is not None:
