@@ -94,10 +94,17 @@ pub struct Features {
     pub killer_clearing: bool,
     /// A node that fails low rewards the opponent's quiet move into it.
     pub fail_low_bonus: bool,
+    /// Continuation history also reaches four and six plies back.
+    pub far_continuations: bool,
+    /// Razoring: a node far below alpha near the leaves asks quiescence whether any capture
+    /// rescues it, and fails low at once if none does.
+    pub razoring: bool,
+    /// Only a check that does not lose the checking piece, or a discovered check, extends.
+    pub safe_check_extension: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 27] = [
+    pub const NAMES: [&'static str; 30] = [
         "nmp",
         "lmr",
         "rfp",
@@ -125,6 +132,9 @@ impl Features {
         "tthist",
         "killerclear",
         "failbonus",
+        "conthist4",
+        "razor",
+        "safecheck",
     ];
 
     pub const ALL: Features = Features {
@@ -155,6 +165,9 @@ impl Features {
         tt_cutoff_history: true,
         killer_clearing: true,
         fail_low_bonus: true,
+        far_continuations: true,
+        razoring: true,
+        safe_check_extension: true,
     };
 
     /// All features except those named in the comma-separated list.
@@ -196,6 +209,9 @@ impl Features {
                 "tthist" => f.tt_cutoff_history = false,
                 "killerclear" => f.killer_clearing = false,
                 "failbonus" => f.fail_low_bonus = false,
+                "conthist4" => f.far_continuations = false,
+                "razor" => f.razoring = false,
+                "safecheck" => f.safe_check_extension = false,
                 _ => {
                     ablation.refused.push(name.to_string());
                     continue;
