@@ -50,6 +50,11 @@ const HISTORY_PRUNING_MARGIN: i32 = 8_000;
 /// A round value between the two, not tuned.
 const RAZOR_DEPTH: i32 = 3;
 const RAZOR_MARGIN: i32 = 300;
+/// Futility pruning by the reduced depth spares a quiet move whose ordering score (its
+/// from-to and continuation histories, or a killer's, the counter-move's or the table move's
+/// far larger score) reaches this: Stockfish 11 spares one whose histories sum to 25,000 of
+/// its units; here, where each of four tables holds ±16,384, a round value of the same kind.
+const FUTILITY_HISTORY_LIMIT: i32 = 20_000;
 /// From this fifty-move count on, a table score neither ends a node nor stands for its
 /// estimate: ten plies before the draw, the stored result may be one the fifty-move rule
 /// overrules (Stockfish's 90).
@@ -802,15 +807,28 @@ impl<'a> Searcher<'a> {
             if searched > 0 && !is_decisive(best_score) && best_score > -MATE_BOUND {
                 let board = self.pos.board();
                 let prune = if quiet && !in_check {
+                    // Futility and SEE pruning ask how deep the move would be searched: after
+                    // its late-move reduction, a late move gets less depth to make good a
+                    // bad start than an early one (Stockfish 11's `lmrDepth`).
+                    let reduced = self.feat.reduced_depth_pruning;
+                    let pruning_depth = if reduced {
+                        (depth - 1 - LMR[depth.min(63) as usize][searched.min(63)]).max(0)
+                    } else {
+                        depth
+                    };
                     // Late-move pruning: at shallow depth, late quiet moves rarely matter.
                     (self.feat.late_move_pruning && depth <= 6 && quiet_count as i32 >= lmp_limit)
-                    // Futility: a quiet move cannot lift a hopeless eval above alpha.
-                        || (self.feat.futility && depth <= 6 && eval + 100 + 90 * depth <= alpha)
+                    // Futility: a quiet move cannot lift a hopeless eval above alpha, unless
+                    // its history says it often did (with the reduced depth).
+                        || (self.feat.futility
+                            && pruning_depth <= 6
+                            && eval + 100 + 90 * pruning_depth <= alpha
+                            && !(reduced && order >= FUTILITY_HISTORY_LIMIT))
                     // A quiet move that puts material en prise, more than the depth left can
                     // win back (Ethereal's margin: 64 per ply).
                         || (self.feat.quiet_see_pruning
-                            && depth <= 8
-                            && !see::see_ge(board, m, -64 * depth))
+                            && pruning_depth <= 8
+                            && !see::see_ge(board, m, -64 * pruning_depth))
                     // A quiet move whose history says it has failed again and again. A
                     // quiet move's ordering score is its history, except the table move's,
                     // the killers' and the counter move's, which are large and positive.
@@ -1200,6 +1218,7 @@ mod tests {
             "conthist4",
             "razor",
             "safecheck",
+            "lmrdepth",
         ] {
             assert_ne!(
                 nodes(Features::without(name)),

@@ -101,10 +101,13 @@ pub struct Features {
     pub razoring: bool,
     /// Only a check that does not lose the checking piece, or a discovered check, extends.
     pub safe_check_extension: bool,
+    /// Futility and quiet SEE pruning read the depth left after the move's late-move
+    /// reduction, and futility spares quiet moves with a good history.
+    pub reduced_depth_pruning: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 30] = [
+    pub const NAMES: [&'static str; 31] = [
         "nmp",
         "lmr",
         "rfp",
@@ -135,6 +138,7 @@ impl Features {
         "conthist4",
         "razor",
         "safecheck",
+        "lmrdepth",
     ];
 
     pub const ALL: Features = Features {
@@ -168,6 +172,7 @@ impl Features {
         far_continuations: true,
         razoring: true,
         safe_check_extension: true,
+        reduced_depth_pruning: true,
     };
 
     /// All features except those named in the comma-separated list.
@@ -212,6 +217,7 @@ impl Features {
                 "conthist4" => f.far_continuations = false,
                 "razor" => f.razoring = false,
                 "safecheck" => f.safe_check_extension = false,
+                "lmrdepth" => f.reduced_depth_pruning = false,
                 _ => {
                     ablation.refused.push(name.to_string());
                     continue;
