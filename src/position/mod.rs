@@ -8,6 +8,7 @@
 
 mod castling;
 mod check;
+mod cuckoo;
 mod fen;
 mod moves;
 mod san;
@@ -407,6 +408,32 @@ impl Position {
             }
         }
         count
+    }
+
+    /// Can the side to move repeat a position of the search with one move, or could the
+    /// opponent have reached this one a move sooner? Either way the line can be held to a
+    /// draw, and a search below zero may take zero as its floor (Stockfish's
+    /// `has_game_cycle`, with `cuckoo`'s tables). Only positions after the search root count,
+    /// since before it a single earlier occurrence does not make a draw; only those since the
+    /// last irreversible or null move, an odd number of plies back, and only if the move's
+    /// path is clear now.
+    pub fn has_upcoming_repetition(&self) -> bool {
+        let top = self.current;
+        // Strictly after the root: i plies back with i < top − root.
+        let after_root = (top - self.root).saturating_sub(1);
+        let end = (self.top().repeatable as usize).min(after_root);
+        let key = self.key();
+        let occupied = *self.board().combined();
+        let mut i = 3;
+        while i <= end {
+            if let Some((a, b)) = cuckoo::lookup(key ^ self.stack[top - i].key) {
+                if chess::between(a, b) & occupied == EMPTY {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        false
     }
 
     /// Fifty-move rule: 100 plies without a capture or pawn move, unless that last move mated.

@@ -530,6 +530,15 @@ impl<'a> Searcher<'a> {
         if self.pos.is_draw_in_search() {
             return DRAW;
         }
+        // One move from a repetition (or reached a move later than it could have been): the
+        // side to move can hold the draw, so a window below it rises to it, and a null window
+        // at or below it is decided (Stockfish 11).
+        if self.feat.upcoming_repetition && alpha < DRAW && self.pos.has_upcoming_repetition() {
+            alpha = DRAW;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
         // Mate-distance pruning: no line from here can beat a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
@@ -1219,6 +1228,7 @@ mod tests {
             "razor",
             "safecheck",
             "lmrdepth",
+            "upcoming",
         ] {
             assert_ne!(
                 nodes(Features::without(name)),

@@ -104,10 +104,13 @@ pub struct Features {
     /// Futility and quiet SEE pruning read the depth left after the move's late-move
     /// reduction, and futility spares quiet moves with a good history.
     pub reduced_depth_pruning: bool,
+    /// A node one move from repeating a position of the search scores at least a draw
+    /// (`Position::has_upcoming_repetition`).
+    pub upcoming_repetition: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 31] = [
+    pub const NAMES: [&'static str; 32] = [
         "nmp",
         "lmr",
         "rfp",
@@ -139,6 +142,7 @@ impl Features {
         "razor",
         "safecheck",
         "lmrdepth",
+        "upcoming",
     ];
 
     pub const ALL: Features = Features {
@@ -173,6 +177,7 @@ impl Features {
         razoring: true,
         safe_check_extension: true,
         reduced_depth_pruning: true,
+        upcoming_repetition: true,
     };
 
     /// All features except those named in the comma-separated list.
@@ -218,6 +223,7 @@ impl Features {
                 "razor" => f.razoring = false,
                 "safecheck" => f.safe_check_extension = false,
                 "lmrdepth" => f.reduced_depth_pruning = false,
+                "upcoming" => f.upcoming_repetition = false,
                 _ => {
                     ablation.refused.push(name.to_string());
                     continue;
