@@ -15,7 +15,6 @@ use super::features::Features;
 use super::memory::ThreadMemory;
 use super::ordering::{
     is_noisy, piece_to, Continuations, Cutoff, Heuristics, MovePicker, PieceTo, MAX_PLY,
-    NO_CONTINUATIONS,
 };
 use super::see;
 use super::stopper::Stopper;
@@ -303,19 +302,14 @@ impl<'a> Searcher<'a> {
         earlier != -INFINITY && static_eval > earlier
     }
 
-    /// The moves into the node at `ply` as continuation history reads them: one, two, four
-    /// and six plies back (none with it off; only the first two with `conthist4` off).
+    /// The moves into the node at `ply` as continuation history reads them (none with it off).
     fn continuations(&self, ply: usize) -> Continuations {
         if !self.feat.continuation_history {
-            return NO_CONTINUATIONS;
+            return [None; 2];
         }
-        let back = |plies: usize| ply.checked_sub(plies - 1).and_then(|p| self.piece_tos[p]);
-        let far = self.feat.far_continuations;
         [
-            back(1),
-            back(2),
-            back(4).filter(|_| far),
-            back(6).filter(|_| far),
+            self.piece_tos[ply],
+            ply.checked_sub(1).and_then(|p| self.piece_tos[p]),
         ]
     }
 
@@ -1181,8 +1175,7 @@ mod tests {
                     let score = s.negamax(3, 4_999, 5_000, 1, false);
                     assert!(score < 4_999);
                     s.pos.unmake();
-                    s.heur
-                        .quiet_score(pos.board(), m, &[earlier, None, None, None])
+                    s.heur.quiet_score(pos.board(), m, &[earlier, None])
                 })
             };
             let gain = score_of(true) - score_of(false);
@@ -1224,7 +1217,6 @@ mod tests {
             "tthist",
             "killerclear",
             "failbonus",
-            "conthist4",
             "razor",
             "safecheck",
             "lmrdepth",

@@ -94,8 +94,6 @@ pub struct Features {
     pub killer_clearing: bool,
     /// A node that fails low rewards the opponent's quiet move into it.
     pub fail_low_bonus: bool,
-    /// Continuation history also reaches four and six plies back.
-    pub far_continuations: bool,
     /// Razoring: a node far below alpha near the leaves asks quiescence whether any capture
     /// rescues it, and fails low at once if none does.
     pub razoring: bool,
@@ -110,7 +108,7 @@ pub struct Features {
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 32] = [
+    pub const NAMES: [&'static str; 31] = [
         "nmp",
         "lmr",
         "rfp",
@@ -138,7 +136,6 @@ impl Features {
         "tthist",
         "killerclear",
         "failbonus",
-        "conthist4",
         "razor",
         "safecheck",
         "lmrdepth",
@@ -173,7 +170,6 @@ impl Features {
         tt_cutoff_history: true,
         killer_clearing: true,
         fail_low_bonus: true,
-        far_continuations: true,
         razoring: true,
         safe_check_extension: true,
         reduced_depth_pruning: true,
@@ -219,7 +215,6 @@ impl Features {
                 "tthist" => f.tt_cutoff_history = false,
                 "killerclear" => f.killer_clearing = false,
                 "failbonus" => f.fail_low_bonus = false,
-                "conthist4" => f.far_continuations = false,
                 "razor" => f.razoring = false,
                 "safecheck" => f.safe_check_extension = false,
                 "lmrdepth" => f.reduced_depth_pruning = false,

@@ -63,42 +63,31 @@ fn piece_index(board: &Board, square: Square) -> usize {
         | on(&[Piece::Queen, Piece::King]) << 2
 }
 
-/// The moves that led to a node, as continuation history sees them: one, two, four and six
-/// plies back (None after a null move, before the root, or for a distance switched off). A
-/// node's quiet moves are ordered by the first three, and what it learns reaches all four:
-/// Stockfish 10 and 11 order by 1, 2 and 4 plies back and update at 1, 2, 4 and 6. The odd
-/// distances are the opponent's moves, which the next reply already answers.
-pub type Continuations = [Option<PieceTo>; 4];
-
-/// The continuations of a node that has none: the root, or a search with the tables off.
-pub const NO_CONTINUATIONS: Continuations = [None; 4];
-
-/// How many of a node's continuations order its quiet moves (the rest only learn).
-const ORDERING_CONTINUATIONS: usize = 3;
+/// The moves that led to a node, as continuation history sees them: one and two plies back
+/// (None after a null move or at the root).
+pub type Continuations = [Option<PieceTo>; 2];
 
 /// The tables one node's quiet moves are scored from, looked up once for the node rather than
-/// once per move: the side's from-to history and the continuation-history rows of the moves
-/// before it. A missing move (the root, a null move) reads a row of zeros, which adds what
-/// skipping it added. Looking the rows up for every move took 7 % of `datagen`'s
+/// once per move: the side's from-to history and the continuation-history rows of the two
+/// moves before it. A missing move (the root, a null move) reads a row of zeros, which adds
+/// what skipping it added. Looking the two rows up for every move took 7 % of `datagen`'s
 /// instructions.
 pub struct QuietScorer<'a> {
     history: &'a [[i32; 64]; 64],
-    continuation: [&'a [i32; PIECE_TO]; ORDERING_CONTINUATIONS],
+    continuation: [&'a [i32; PIECE_TO]; 2],
 }
 
 /// The continuation row of a move that was not made.
 static NO_CONTINUATION: [i32; PIECE_TO] = [0; PIECE_TO];
 
 impl QuietScorer<'_> {
-    /// Ordering score of a quiet move: from-to history plus the ordering continuation
-    /// histories.
+    /// Ordering score of a quiet move: from-to history plus both continuation histories.
     #[inline]
     pub fn score(&self, board: &Board, m: ChessMove) -> i32 {
         let pt = piece_to(board, m);
         self.history[m.get_source().to_index()][m.get_dest().to_index()]
             + self.continuation[0][pt]
             + self.continuation[1][pt]
-            + self.continuation[2][pt]
     }
 }
 
@@ -109,9 +98,8 @@ pub struct Heuristics {
     history: Box<[[[i32; 64]; 64]; 2]>,
     counter: Box<[[Option<ChessMove>; 64]; 64]>,
     /// Continuation history: how well a quiet move did as the reply to (one ply back) or the
-    /// follow-up of (two, four or six plies back) a given piece-to move. One table serves
-    /// every distance, as in Stockfish; it learns which plans go together, which from-to
-    /// history cannot.
+    /// follow-up of (two plies back) a given piece-to move. One table serves both distances,
+    /// as in Stockfish; it learns which plans go together, which from-to history cannot.
     continuation: Vec<[i32; PIECE_TO]>,
     /// Capture history: how well a capture (or promotion) by a given piece to a given square
     /// of a given victim did, as Stockfish keeps it. It orders captures of equal SEE class that
@@ -137,8 +125,7 @@ impl Heuristics {
         self.history[side.to_index()][m.get_source().to_index()][m.get_dest().to_index()]
     }
 
-    /// Ordering score of a quiet move: from-to history plus the ordering continuation
-    /// histories.
+    /// Ordering score of a quiet move: from-to history plus both continuation histories.
     #[inline]
     pub fn quiet_score(&self, board: &Board, m: ChessMove, conts: &Continuations) -> i32 {
         self.quiet_scorer(board.side_to_move(), conts)
@@ -150,9 +137,7 @@ impl Heuristics {
     pub fn quiet_scorer(&self, side: Color, conts: &Continuations) -> QuietScorer<'_> {
         QuietScorer {
             history: &self.history[side.to_index()],
-            continuation: std::array::from_fn(|i| {
-                conts[i].map_or(&NO_CONTINUATION, |c| &self.continuation[c])
-            }),
+            continuation: conts.map(|c| c.map_or(&NO_CONTINUATION, |c| &self.continuation[c])),
         }
     }
 
@@ -619,7 +604,7 @@ mod tests {
     }
 
     /// Late-move reductions spare the killers and the counter-move by their ordering score:
-    /// a quiet move whose from-to and continuation histories are all saturated still scores
+    /// a quiet move whose from-to and both continuation histories are saturated still scores
     /// below them.
     #[test]
     fn refutations_score_above_any_history() {
@@ -630,7 +615,7 @@ mod tests {
                 .find(|m| m.to_string() == text)
                 .expect("legal")
         };
-        let conts: Continuations = [Some(0), Some(1), Some(2), Some(3)];
+        let conts: Continuations = [Some(0), Some(1)];
         let mut heur = Heuristics::default();
         for _ in 0..500 {
             let cutoff = Cutoff {
@@ -688,9 +673,8 @@ mod tests {
     }
 
     /// A node's quiet scorer gives every quiet move the sum the tables hold for it: from-to
-    /// history plus the continuation entry of each move one, two and four plies before it
-    /// that was made, with a missing move adding nothing and the move six plies back, which
-    /// only learns, adding nothing either.
+    /// history plus the continuation entry of each move before it that was made, with a
+    /// missing move adding nothing.
     #[test]
     fn the_quiet_scorer_adds_the_tables_entries() {
         let mut rng = crate::rng::Rng::new(7);
@@ -709,21 +693,18 @@ mod tests {
         ] {
             let pos = Position::from_fen(fen).expect("fen");
             let b = pos.board();
-            let (a, c, d, e) = (3 * 64 + 20, 7 * 64 + 45, 9 * 64 + 3, 64 + 60);
+            let (a, c) = (3 * 64 + 20, 7 * 64 + 45);
             for conts in [
-                [None, None, None, None],
-                [Some(a), None, None, None],
-                [None, Some(c), None, None],
-                [Some(a), Some(c), None, None],
-                [None, None, Some(d), None],
-                [Some(a), Some(c), Some(d), Some(e)],
-                [None, None, None, Some(e)],
+                [None, None],
+                [Some(a), None],
+                [None, Some(c)],
+                [Some(a), Some(c)],
             ] {
                 let scorer = heur.quiet_scorer(b.side_to_move(), &conts);
                 for m in pos.legal_moves().filter(|&m| !is_noisy(b, m)) {
                     let pt = piece_to(b, m);
                     let written_out = heur.history(b.side_to_move(), m)
-                        + conts[..3]
+                        + conts
                             .iter()
                             .flatten()
                             .map(|&c| heur.continuation[c][pt])
@@ -824,7 +805,7 @@ mod tests {
             .expect("legal");
         let prior = piece_to(board, e2e4);
         let mut heur = Heuristics::default();
-        heur.reward_prior_move(5, prior, &[Some(3), None, None, None]);
+        heur.reward_prior_move(5, prior, &[Some(3), None]);
         assert_eq!(heur.continuation[3][prior], history_bonus(5));
         let touched = heur
             .continuation
@@ -836,11 +817,10 @@ mod tests {
         assert!(heur.history.iter().flatten().flatten().all(|&v| v == 0));
 
         let mut heur = Heuristics::default();
-        heur.record_tt_fail_low(board, 4, e2e4, &[Some(7), Some(9), None, Some(11)]);
+        heur.record_tt_fail_low(board, 4, e2e4, &[Some(7), Some(9)]);
         assert_eq!(heur.history(Color::White, e2e4), -history_bonus(4));
-        for c in [7, 9, 11] {
-            assert_eq!(heur.continuation[c][prior], -history_bonus(4), "{c}");
-        }
+        assert_eq!(heur.continuation[7][prior], -history_bonus(4));
+        assert_eq!(heur.continuation[9][prior], -history_bonus(4));
         assert_eq!(heur.history(Color::Black, e2e4), 0);
     }
 
@@ -877,7 +857,7 @@ mod tests {
             &heur,
             0,
             None,
-            &NO_CONTINUATIONS,
+            &[None; 2],
             true,
             Vec::new(),
         );

@@ -10,7 +10,7 @@
 //! the same (`iterate`).
 
 use super::Searcher;
-use crate::search::ordering::{MovePicker, NO_CONTINUATIONS};
+use crate::search::ordering::MovePicker;
 use chess::ChessMove;
 use std::cmp::Reverse;
 
@@ -29,7 +29,7 @@ impl Searcher<'_> {
             &*self.heur,
             0,
             None,
-            &NO_CONTINUATIONS,
+            &[None; 2],
             self.feat.capture_history,
             Vec::new(),
         );
