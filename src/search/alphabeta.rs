@@ -52,7 +52,8 @@ const RAZOR_MARGIN: i32 = 300;
 /// Futility pruning by the reduced depth spares a quiet move whose ordering score (its
 /// from-to and continuation histories, or a killer's, the counter-move's or the table move's
 /// far larger score) reaches this: Stockfish 11 spares one whose histories sum to 25,000 of
-/// its units; here, where each of four tables holds ±16,384, a round value of the same kind.
+/// its units; here, where each of the three tables (from-to, and continuation one and two
+/// plies back) holds ±16,384, a round value of the same kind.
 const FUTILITY_HISTORY_LIMIT: i32 = 20_000;
 /// From this fifty-move count on, a table score neither ends a node nor stands for its
 /// estimate: ten plies before the draw, the stored result may be one the fifty-move rule
