@@ -15,8 +15,8 @@
 //! alone.
 
 use chess::{
-    get_bishop_rays, get_king_moves, get_knight_moves, get_rook_rays, Board, BoardBuilder, Color,
-    Piece, Square, ALL_SQUARES,
+    get_bishop_rays, get_king_moves, get_knight_moves, get_rook_rays, BitBoard, Board,
+    BoardBuilder, Color, Piece, Square, ALL_SQUARES, EMPTY,
 };
 use once_cell::sync::Lazy;
 
@@ -67,17 +67,9 @@ pub(super) fn table() -> &'static Cuckoo {
 /// steps from `away` and from each other; the piece's side is not to move, so that a check
 /// it gives leaves the board legal. None if the crate refuses the board.
 fn key_with(piece: Piece, color: Color, square: Square, away: [Square; 2]) -> Option<u64> {
-    let distance = |a: Square, b: Square| {
-        let (fa, ra) = (
-            a.get_file().to_index() as i32,
-            a.get_rank().to_index() as i32,
-        );
-        let (fb, rb) = (
-            b.get_file().to_index() as i32,
-            b.get_rank().to_index() as i32,
-        );
-        (fa - fb).abs().max((ra - rb).abs())
-    };
+    // Two steps or more apart: neither the same square nor a king's step away.
+    let apart =
+        |a: Square, b: Square| a != b && get_king_moves(a) & BitBoard::from_square(b) == EMPTY;
     let mut builder = BoardBuilder::new();
     builder.piece(square, piece, color).side_to_move(!color);
     let mut taken = away.to_vec();
@@ -88,7 +80,7 @@ fn key_with(piece: Piece, color: Color, square: Square, away: [Square; 2]) -> Op
         let spot = ALL_SQUARES
             .iter()
             .copied()
-            .find(|&sq| taken.iter().all(|&t| distance(sq, t) >= 2))?;
+            .find(|&sq| taken.iter().all(|&t| apart(sq, t)))?;
         builder.piece(spot, Piece::King, king);
         taken.push(spot);
     }
@@ -141,7 +133,7 @@ impl Cuckoo {
             ] {
                 for (i, &a) in ALL_SQUARES.iter().enumerate() {
                     for &b in &ALL_SQUARES[i + 1..] {
-                        if reach(piece, a) & chess::BitBoard::from_square(b) == chess::EMPTY {
+                        if reach(piece, a) & BitBoard::from_square(b) == EMPTY {
                             continue;
                         }
                         let Some(key) = move_key(piece, color, a, b) else {
