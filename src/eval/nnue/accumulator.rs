@@ -1,12 +1,12 @@
 //! The feature transformer's sums for both perspectives, and the change a move makes to them.
 
-use super::{feature, Network, View, HIDDEN};
+use super::{feature, Network, Row, View, HIDDEN};
 use chess::{Board, ChessMove, Color, File, Piece, Square};
 
 /// `values[0]` is White's perspective, `values[1]` Black's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Accumulator {
-    pub values: [[i16; HIDDEN]; 2],
+    pub values: [Row; 2],
     /// How each perspective read the board when it was computed (from its king's square): a
     /// move that changes a perspective's view cannot be applied to it incrementally.
     pub views: [View; 2],
@@ -15,7 +15,7 @@ pub struct Accumulator {
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator {
-            values: [[0; HIDDEN]; 2],
+            values: [Row::ZERO; 2],
             views: [View::default(); 2],
         }
     }

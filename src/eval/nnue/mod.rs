@@ -71,12 +71,14 @@
 
 mod accumulator;
 mod king_buckets;
+mod row;
 pub mod select;
 
 pub use accumulator::{Accumulator, Delta};
 pub use king_buckets::{KingBuckets, MAX_KING_BUCKETS};
 
 use accumulator::add_row;
+pub use row::Row;
 
 use chess::{Board, Color, Piece, Square, ALL_PIECES, EMPTY};
 
@@ -265,13 +267,13 @@ pub fn feature(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Output {
     /// `[0]` reads the side to move's accumulator, `[1]` the other side's.
-    pub weights: [[i16; HIDDEN]; 2],
+    pub weights: [Row; 2],
     pub bias: i32,
 }
 
 impl Output {
     pub const ZERO: Output = Output {
-        weights: [[0; HIDDEN]; 2],
+        weights: [Row::ZERO; 2],
         bias: 0,
     };
 }
@@ -280,8 +282,8 @@ impl Output {
 #[derive(Clone)]
 pub struct Network {
     /// `INPUTS` rows for each king bucket.
-    pub ft_weights: Vec<[i16; HIDDEN]>,
-    pub ft_bias: [i16; HIDDEN],
+    pub ft_weights: Vec<Row>,
+    pub ft_bias: Row,
     /// One per output bucket (at least one).
     pub outputs: Vec<Output>,
     pub activation: Activation,
@@ -338,8 +340,8 @@ impl Network {
     /// The same with the king-bucket layout `king_buckets` (and the rows it needs).
     pub fn zeroed_with(king_buckets: KingBuckets) -> Network {
         Network {
-            ft_weights: vec![[0; HIDDEN]; INPUTS * king_buckets.count()],
-            ft_bias: [0; HIDDEN],
+            ft_weights: vec![Row::ZERO; INPUTS * king_buckets.count()],
+            ft_bias: Row::ZERO,
             outputs: vec![Output::ZERO],
             activation: Activation::CReLU,
             inputs: Inputs::Plain,
@@ -403,7 +405,7 @@ impl Network {
         }
         if version >= 4 {
             net.king_buckets = KingBuckets::from_table(r.take::<64>()?)?;
-            net.ft_weights = vec![[0; HIDDEN]; INPUTS * net.king_buckets.count()];
+            net.ft_weights = vec![Row::ZERO; INPUTS * net.king_buckets.count()];
         }
         // A narrower file fills the first `width` neurons; the rest stay zero neurons.
         for row in net.ft_weights.iter_mut() {
@@ -859,13 +861,13 @@ pub(crate) mod tests {
         let board = Board::from_str("4k3/8/8/8/8/8/8/4K3 w - - 0 1").expect("test FEN");
         let mut net = Network::zeroed();
         net.activation = Activation::SCReLU;
-        net.ft_bias = [QA as i16; HIDDEN];
-        net.outputs[0].weights = [[SCRELU_MAX_OUT_WEIGHT; HIDDEN]; 2];
+        net.ft_bias = Row([QA as i16; HIDDEN]);
+        net.outputs[0].weights = [Row([SCRELU_MAX_OUT_WEIGHT; HIDDEN]); 2];
         let expected = (2 * HIDDEN as i64 * i64::from(QA) * i64::from(SCRELU_MAX_OUT_WEIGHT))
             * i64::from(SCALE)
             / i64::from(QA * QB);
         assert_eq!(i64::from(net.evaluate_board(&board)), expected);
-        net.outputs[0].weights = [[-SCRELU_MAX_OUT_WEIGHT; HIDDEN]; 2];
+        net.outputs[0].weights = [Row([-SCRELU_MAX_OUT_WEIGHT; HIDDEN]); 2];
         assert_eq!(i64::from(net.evaluate_board(&board)), -expected);
     }
 
