@@ -15,6 +15,7 @@ use super::features::Features;
 use super::memory::ThreadMemory;
 use super::ordering::{
     is_noisy, piece_to, Continuations, Cutoff, Heuristics, MovePicker, PieceTo, MAX_PLY,
+    NO_CONTINUATIONS,
 };
 use super::see;
 use super::stopper::Stopper;
@@ -306,7 +307,7 @@ impl<'a> Searcher<'a> {
     /// The moves into the node at `ply` as continuation history reads them (none with it off).
     fn continuations(&self, ply: usize) -> Continuations {
         if !self.feat.continuation_history {
-            return [None; 2];
+            return NO_CONTINUATIONS;
         }
         [
             self.piece_tos[ply],

@@ -67,6 +67,9 @@ fn piece_index(board: &Board, square: Square) -> usize {
 /// (None after a null move or at the root).
 pub type Continuations = [Option<PieceTo>; 2];
 
+/// The continuations of a node that has none: the root, or a search with the tables off.
+pub const NO_CONTINUATIONS: Continuations = [None; 2];
+
 /// The tables one node's quiet moves are scored from, looked up once for the node rather than
 /// once per move: the side's from-to history and the continuation-history rows of the two
 /// moves before it. A missing move (the root, a null move) reads a row of zeros, which adds
@@ -857,7 +860,7 @@ mod tests {
             &heur,
             0,
             None,
-            &[None; 2],
+            &NO_CONTINUATIONS,
             true,
             Vec::new(),
         );

@@ -10,7 +10,7 @@
 //! the same (`iterate`).
 
 use super::Searcher;
-use crate::search::ordering::MovePicker;
+use crate::search::ordering::{MovePicker, NO_CONTINUATIONS};
 use chess::ChessMove;
 use std::cmp::Reverse;
 
@@ -29,7 +29,7 @@ impl Searcher<'_> {
             &*self.heur,
             0,
             None,
-            &[None; 2],
+            &NO_CONTINUATIONS,
             self.feat.capture_history,
             Vec::new(),
         );
