@@ -146,7 +146,7 @@ fn a_move_the_deeper_search_overturns_is_marked_with_its_gain() {
 fn pgn_positions_are_sampled_by_the_seed() {
     let dir = Scratch::new("searchlog-pgn");
     let pgn = dir.file("g.pgn", "[Event \"t\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n");
-    let run = |limit: &str| {
+    let run = |limit: &str, skip: &str| {
         let rows = log(&[
             "searchlog",
             "--positions",
@@ -157,6 +157,8 @@ fn pgn_positions_are_sampled_by_the_seed() {
             limit,
             "--seed",
             "9",
+            "--skip",
+            skip,
         ]);
         check_iterations(&rows);
         let mut origins: Vec<String> = rows
@@ -166,11 +168,17 @@ fn pgn_positions_are_sampled_by_the_seed() {
         origins.dedup();
         origins
     };
-    let two = run("2");
-    let all = run("10");
+    let two = run("2", "0");
+    let all = run("10", "0");
+    let rest = run("10", "2");
     assert_eq!(two.len(), 2);
     assert_eq!(all.len(), 5, "{all:?}");
     assert_eq!(two[..], all[..2], "a larger sample begins with the smaller");
+    assert_eq!(
+        [two, rest].concat(),
+        all,
+        "a part that skips what an earlier part searched completes it, numbered as one log"
+    );
     assert!(all
         .iter()
         .all(|o| o.split(' ').nth(1).is_some_and(|g| g.starts_with("1/"))));
@@ -215,6 +223,14 @@ fn bad_input_is_refused_in_one_line() {
     refused(
         &["--positions", good, "--nodes", "9", "--limit", "x"],
         "--limit",
+    );
+    refused(
+        &["--positions", good, "--nodes", "9", "--skip", "x"],
+        "--skip",
+    );
+    refused(
+        &["--positions", good, "--nodes", "9", "--skip", "1"],
+        "--skip 1: the sample has only 1 position",
     );
     let empty = dir.file("empty.epd", "# nothing\n");
     refused(&["--positions", arg(&empty), "--nodes", "9"], "no position");

@@ -76,6 +76,11 @@ pub struct SearchlogArgs {
     /// The sample's seed: which positions, in which order (see `--limit`).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Leave out the sample's first N positions, which an earlier part searched: with the
+    /// same seed, `--skip 6000 --limit 12000` searches positions 6,000 to 11,999, numbered so,
+    /// and the parts' logs pool into one.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub skip: usize,
     /// The log, CSV with a header; stdout if not given.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -102,7 +107,17 @@ pub fn run(args: &SearchlogArgs) -> Result<bool, String> {
     };
     let sample = positions::read(&args.positions, args.limit, args.seed)?;
     let (read, over) = (sample.read, sample.over);
-    let candidates = sample.into_positions();
+    let mut candidates = sample.into_positions();
+    if args.skip > 0 && args.skip >= candidates.len() {
+        let n = candidates.len();
+        let plural = if n == 1 { "" } else { "s" };
+        return Err(format!(
+            "--skip {}: the sample has only {n} position{plural}",
+            args.skip
+        ));
+    }
+    let skipped = args.skip;
+    candidates.drain(..skipped);
     let threads = usize::from(args.threads).min(candidates.len()).max(1);
     let hash = usize::try_from(args.hash).map_err(|_| "--hash: too large".to_string())?;
     let tables = (0..threads)
@@ -119,7 +134,7 @@ pub fn run(args: &SearchlogArgs) -> Result<bool, String> {
     writeln!(out, "{}", record::COLUMNS.join(",")).map_err(write_err)?;
 
     let started = Instant::now();
-    let lines = search_all(&candidates, &how, &tables, &mut |batch| {
+    let lines = search_all(&candidates, skipped, &how, &tables, &mut |batch| {
         for line in batch {
             writeln!(out, "{line}").map_err(write_err)?;
         }
@@ -128,7 +143,7 @@ pub fn run(args: &SearchlogArgs) -> Result<bool, String> {
     })?;
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
-        "searchlog: {} positions ({read} read, {over} without a move, duplicates left out), {lines} iterations in {secs:.1} s, {:.1} iterations a second",
+        "searchlog: {} positions ({read} read, {over} without a move, duplicates left out, {skipped} skipped), {lines} iterations in {secs:.1} s, {:.1} iterations a second",
         candidates.len(),
         lines as f64 / secs.max(1e-9),
     );
@@ -136,9 +151,11 @@ pub fn run(args: &SearchlogArgs) -> Result<bool, String> {
 }
 
 /// Searches every candidate on `tables.len()` threads, handing each position's lines to
-/// `write` in the sample's order; returns the number of lines.
+/// `write` in the sample's order; returns the number of lines. The log numbers the positions
+/// from `first`, their place in the whole sample.
 fn search_all(
     candidates: &[Candidate],
+    first: usize,
     how: &Searching,
     tables: &[TranspositionTable],
     write: &mut dyn FnMut(Vec<String>) -> Result<(), String>,
@@ -154,7 +171,8 @@ fn search_all(
                 let Some(c) = candidates.get(i) else {
                     return;
                 };
-                if tx.send((i, record::log_position(i, c, how, tt))).is_err() {
+                let logged = record::log_position(first + i, c, how, tt);
+                if tx.send((i, logged)).is_err() {
                     return;
                 }
             });
