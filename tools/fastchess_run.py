@@ -147,11 +147,13 @@ def concurrency(text):
 MOVETIME_MARGIN_MS = 50
 
 
-def command(fastchess, engines, tc, pairs, book, concurrency, pgn, sprt=None, seed=None, log=None):
+def command(fastchess, engines, tc, pairs, book, concurrency, pgn, sprt=None, seed=None, log=None,
+            chess960=False):
     """fastchess's command line: `pairs` game pairs (each opening played with both colours) from
     the book in random order, every move's clock in the PGN (`timeleft=true`), crashed
-    engines restarted (`-recover`), a fixed move time's margin, and the SPRT if given
-    (normalized Elo, as fishtest)."""
+    engines restarted (`-recover`), a fixed move time's margin, the SPRT if given
+    (normalized Elo, as fishtest), and Chess960 if asked (fastchess then sets `UCI_Chess960`
+    in both engines; the book holds Chess960 starting positions)."""
     cmd = [fastchess]
     for e in engines:
         cmd += ["-engine", f"cmd={e.cmd}", f"name={e.name}"] + [f"option.{o}" for o in e.options]
@@ -164,6 +166,8 @@ def command(fastchess, engines, tc, pairs, book, concurrency, pgn, sprt=None, se
     if sprt is not None:
         cmd += ["-sprt", f"elo0={sprt.elo0:g}", f"elo1={sprt.elo1:g}", f"alpha={sprt.alpha:g}",
                 f"beta={sprt.beta:g}", "model=normalized"]
+    if chess960:
+        cmd += ["-variant", "fischerandom"]
     if seed is not None:
         cmd += ["-srand", str(seed)]
     if log is not None:
