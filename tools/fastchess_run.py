@@ -14,11 +14,14 @@ import contextlib
 import dataclasses
 import fcntl
 import os
+import queue
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import threading
+import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOOK = os.path.join(REPO, "data", "books", "noob_3moves_5k.epd")
@@ -73,19 +76,50 @@ CHECK_SECONDS = 30
 def check_options(engine, seconds=CHECK_SECONDS):
     """The lines in which `engine` refused one of its options, or a one-item list saying it did
     not start or answer: it is started alone, given its options as fastchess will give them
-    (after `uci`, before `isready`), and asked `isready`. Empty when all is well."""
+    (after `uci`, before `isready`), and asked `isready`. `quit` follows only after `readyok`,
+    as fastchess sends it: an engine may read its input on one thread and answer on another
+    (Viridithas does), and leave at a `quit` read before its `readyok` is written. Empty when
+    all is well."""
     lines = ["uci"] + [f"setoption name {n.strip()} value {v.strip()}"
-                       for n, _, v in (o.partition("=") for o in engine.options)] + ["isready", "quit"]
+                       for n, _, v in (o.partition("=") for o in engine.options)] + ["isready"]
     try:
-        done = subprocess.run([engine.cmd], input="\n".join(lines) + "\n", capture_output=True, text=True,
-                              errors="replace", timeout=seconds)
+        proc = subprocess.Popen([engine.cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, errors="replace")
     except OSError as err:
         return [f"cannot start {engine.cmd}: {err}"]
+    said = queue.Queue()
+
+    def read():
+        for line in proc.stdout:
+            said.put(line.strip())
+        said.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    heard, ready, ended, deadline = [], False, False, time.monotonic() + seconds
+    with contextlib.suppress(OSError):
+        proc.stdin.write("\n".join(lines) + "\n")
+        proc.stdin.flush()
+    while not ready:
+        try:
+            line = said.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            break
+        if line is None:
+            ended = True
+            break
+        heard.append(line)
+        ready = line == "readyok"
+    with contextlib.suppress(OSError):
+        proc.stdin.write("quit\n")
+        proc.stdin.close()
+    try:
+        code = proc.wait(timeout=5)
     except subprocess.TimeoutExpired:
-        return [f"no readyok within {seconds} s"]
-    if not any(line.strip() == "readyok" for line in done.stdout.splitlines()):
-        return [f"no readyok (exit code {done.returncode})"]
-    return [line.strip() for line in done.stdout.splitlines() if REFUSED_OPTION.search(line)]
+        proc.kill()
+        code = proc.wait()
+    if not ready:
+        return [f"no readyok (exit code {code})" if ended else f"no readyok within {seconds} s"]
+    return [line for line in heard if REFUSED_OPTION.search(line)]
 
 
 def check_engines(tool, engines):

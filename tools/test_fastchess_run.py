@@ -147,11 +147,24 @@ class MissingPrograms(unittest.TestCase):
 STUB_ENGINE = """#!{python}
 # A UCI engine that only answers: it refuses an EvalFile that does not end in .nnue as
 # Sandglass refuses a file that is not a network, and never answers isready when its own
-# file's name ends in "mute".
-import sys
-mute = sys.argv[0].endswith("mute")
-for line in sys.stdin:
+# file's name ends in "mute". When the name ends in "hasty" it reads its input on a thread
+# of its own and leaves at once on quit, and takes half a second to be ready: a quit sent
+# right after isready ends it before its readyok, as it ends Viridithas 10.
+import os, queue, sys, threading, time
+mute, hasty = sys.argv[0].endswith("mute"), sys.argv[0].endswith("hasty")
+lines = queue.Queue()
+def read():
+    for line in sys.stdin:
+        if hasty and line.split()[:1] == ["quit"]:
+            os._exit(0)
+        lines.put(line)
+    lines.put("quit")
+threading.Thread(target=read, daemon=True).start()
+while True:
+    line = lines.get()
     words = line.split()
+    if words[:1] == ["isready"] and hasty:
+        time.sleep(0.5)
     if words[:1] == ["uci"]:
         print("id name stub\\nuciok", flush=True)
     elif words[:3] == ["setoption", "name", "EvalFile"] and not line.strip().endswith(".nnue"):
@@ -196,10 +209,15 @@ class EngineCheck(unittest.TestCase):
             self.assertIn("not a network", err.getvalue())
             self.assertNotIn("b (", err.getvalue())
 
+    def test_an_engine_that_leaves_on_quit_is_asked_to_quit_after_readyok(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertEqual(fr.check_options(fr.Engine("a", stub_engine(tmp, "hasty"), ["Hash=16"])), [])
+
     def test_an_engine_that_does_not_answer(self):
         with tempfile.TemporaryDirectory() as tmp:
             mute = fr.Engine("a", stub_engine(tmp, "mute"))
-            self.assertEqual(fr.check_options(mute, seconds=5), ["no readyok (exit code 0)"])
+            self.assertEqual(fr.check_options(mute, seconds=1), ["no readyok within 1 s"])
+            self.assertEqual(fr.check_options(fr.Engine("a", "/bin/true"), seconds=1), ["no readyok (exit code 0)"])
             self.assertIn("cannot start", fr.check_options(fr.Engine("a", os.path.join(tmp, "none")))[0])
 
     def test_tm_sprt_run_plays_nothing_with_a_refused_option(self):
