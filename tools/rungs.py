@@ -31,6 +31,7 @@ code is 1 when Sandglass forfeited, moved illegally, crashed or stalled in any g
 """
 import argparse
 import collections
+import contextlib
 import filecmp
 import os
 import re
@@ -116,9 +117,13 @@ def play(args):
         tag = part_name(rnd, opp, book, seed)
         if finished(os.path.join(out, tag + ".out"), args.pairs):
             continue
+        pgn = os.path.join(out, tag + ".pgn")
+        # fastchess appends to a PGN: the games of a part stopped half-way go, and the part is
+        # played again whole.
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(pgn)
         cmd = fastchess_run.command(fastchess, [me, others[opp]], tc, args.pairs, BOOKS[book],
-                                    args.concurrency, os.path.join(out, tag + ".pgn"), seed=seed,
-                                    chess960=book == "960")
+                                    args.concurrency, pgn, seed=seed, chess960=book == "960")
         print("+", shlex.join(cmd), flush=True)
         with fastchess_run.locked(args.lock):
             code, text = fastchess_run.play(cmd, out, os.path.join(out, tag + ".out"))

@@ -9,10 +9,12 @@ import os
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import rungs  # noqa: E402
+from test_fastchess_run import stub_engine  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata")
 LADDER = ["carp", "viridithas", "sf11", "ethereal12"]
@@ -67,6 +69,91 @@ class Schedule(unittest.TestCase):
         for bad in ("sf11", "=x", "a/b=x", "a b=x", "carp="):
             with self.assertRaises(Exception, msg=bad):
                 rungs.name_and_value(bad)
+
+
+# A stand-in for fastchess: it appends `-rounds` drawn pairs to the `-pgnout` file (as
+# fastchess appends), each game's Event naming the seed and the variant, notes its seed in
+# calls.txt, and prints fastchess's report. With FAKE_GAMES=N in its environment it stops
+# after N games and exits with 1, as fastchess does when it is interrupted.
+FAKE_FASTCHESS = """#!{python}
+import os, sys
+args = sys.argv[1:]
+value = lambda flag: args[args.index(flag) + 1]
+names = [a[5:] for a in args if a.startswith("name=")]
+pgn = next(a[5:] for a in args[args.index("-pgnout"):] if a.startswith("file="))
+seed, pairs = value("-srand"), int(value("-rounds"))
+variant = value("-variant") if "-variant" in args else "standard"
+games = min(2 * pairs, int(os.environ.get("FAKE_GAMES", 2 * pairs)))
+with open("calls.txt", "a") as f:
+    f.write(seed + "\\n")
+with open(pgn, "a") as f:
+    for g in range(games):
+        white, black = names if g % 2 == 0 else names[::-1]
+        f.write(f'[Event "{{seed}} {{variant}}"]\\n[Round "{{g // 2 + 1}}"]\\n[White "{{white}}"]\\n'
+                f'[Black "{{black}}"]\\n[Result "1/2-1/2"]\\n[TimeControl "10+0.1"]\\n\\n'
+                '1. e4 {{+0.10/12 0.250s, tl=9.850s}} e5 {{-0.10/12 0.300s, tl=9.800s}} 1/2-1/2\\n\\n')
+print(f"Results of {{names[0]}} vs {{names[1]}}")
+print(f"Games: {{games}}, Wins: 0, Losses: 0, Draws: {{games}}, Points: {{games / 2}}")
+print(f"Ptnml(0-2): [0, 0, {{games // 2}}, 0, 0]")
+sys.exit(0 if games == 2 * pairs else 1)
+"""
+
+
+class Play(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        tmp = self.dir.name
+        self.fastchess = os.path.join(tmp, "fastchess")
+        with open(self.fastchess, "w", encoding="utf-8") as f:
+            f.write(FAKE_FASTCHESS.format(python=sys.executable))
+        os.chmod(self.fastchess, 0o755)
+        self.engine, self.rival = stub_engine(tmp, "sandglass-build"), stub_engine(tmp, "rival")
+        self.out = os.path.join(tmp, "table")
+
+    def play(self, engine=None, games=None):
+        argv = ["play", engine or self.engine, "--opponent", f"a={self.rival}", "--opponent",
+                f"b={self.rival}", "--chess960", "b", "--rounds", "1-2", "--pairs", "2", "--seed", "500",
+                "--out", self.out, "--fastchess", self.fastchess, "--lock", os.path.join(self.dir.name, "lock")]
+        env = {"FAKE_GAMES": str(games)} if games is not None else {}
+        with mock.patch.dict(os.environ, env), contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()):
+            return rungs.main(argv)
+
+    def calls(self):
+        with open(os.path.join(self.out, "calls.txt"), encoding="utf-8") as f:
+            return [int(x) for x in f.read().split()]
+
+    def events(self, name):
+        with open(os.path.join(self.out, name + ".pgn"), encoding="utf-8") as f:
+            return [line for line in f if line.startswith("[Event")]
+
+    def test_parts_are_played_once_resumed_and_replayed_whole(self):
+        self.assertEqual(self.play(games=3), 1, "a part stopped half-way stops the run")
+        self.assertEqual(self.calls(), [511])
+        self.assertEqual(len(self.events("r1-a-noob-511")), 3)
+        self.assertEqual(self.play(), 0)
+        # The stopped part again, whole and alone in its file, then the rest of both rounds:
+        # five parts a round, seeds 500 + 10·round + part.
+        self.assertEqual(self.calls(), [511, 511, 512, 513, 514, 515, 521, 522, 523, 524, 525])
+        self.assertEqual(self.events("r1-a-noob-511"), ['[Event "511 standard"]\n'] * 4)
+        self.assertEqual(self.events("r2-b-960-525"), ['[Event "525 fischerandom"]\n'] * 4)
+        self.assertEqual(self.play(), 0)
+        self.assertEqual(len(self.calls()), 11, "finished parts are not played again")
+        parts = rungs.pooled([self.out])
+        self.assertEqual(sorted(parts), [("a", "8moves"), ("a", "noob"), ("b", "8moves"), ("b", "960"),
+                                         ("b", "noob")])
+        _, tallies = rungs.table(parts)
+        self.assertEqual(tallies[("a", "both")]["ptnml"], [0, 0, 8, 0, 0])
+
+    def test_a_folder_keeps_its_build(self):
+        self.assertEqual(self.play(), 0)
+        other = stub_engine(self.dir.name, "another-build")
+        with open(other, "a", encoding="utf-8") as f:
+            f.write("# another build\n")
+        with self.assertRaises(SystemExit) as stop:
+            self.play(engine=other)
+        self.assertIn("another Sandglass binary", str(stop.exception.code))
 
 
 class Report(unittest.TestCase):
