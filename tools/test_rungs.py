@@ -1,6 +1,6 @@
 """Tests of tools/rungs.py without games: the parts' order and seeds, when a part counts as
-finished, and the report's pooling, in which a game pair is two games of one round of one
-part. `make test` runs them.
+finished, playing and resuming with a stand-in for fastchess, and the report's pooling, in
+which a game pair is two games of one round of one part. `make test` runs them.
 """
 
 import contextlib
