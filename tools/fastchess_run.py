@@ -90,8 +90,10 @@ def check_options(engine, seconds=CHECK_SECONDS):
     said = queue.Queue()
 
     def read():
-        for line in proc.stdout:
-            said.put(line.strip())
+        # The pipe is closed under this thread once the engine is gone.
+        with contextlib.suppress(OSError, ValueError):
+            for line in proc.stdout:
+                said.put(line.strip())
         said.put(None)
 
     threading.Thread(target=read, daemon=True).start()
@@ -99,7 +101,7 @@ def check_options(engine, seconds=CHECK_SECONDS):
     with contextlib.suppress(OSError):
         proc.stdin.write("\n".join(lines) + "\n")
         proc.stdin.flush()
-    while not ready:
+    while not ready and time.monotonic() < deadline:
         try:
             line = said.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
@@ -117,6 +119,7 @@ def check_options(engine, seconds=CHECK_SECONDS):
     except subprocess.TimeoutExpired:
         proc.kill()
         code = proc.wait()
+    proc.stdout.close()
     if not ready:
         return [f"no readyok (exit code {code})" if ended else f"no readyok within {seconds} s"]
     return [line for line in heard if REFUSED_OPTION.search(line)]

@@ -13,13 +13,17 @@ each of the two books, the repository's `data/books/noob_3moves_5k.epd` and
 (fastchess's `fischerandom` variant, from `data/books/chess960.epd`) against each `--chess960`
 opponent. The parts are small so that a run stopped at any moment leaves every row of the
 table about as far along as the others. Part k of round r (k = 1, 2, … in that order) plays
-with the seed `--seed` + 10·r + k (+ 100·r + k when a round has more than nine parts), so a
-part is the same part on any machine. A part whose fastchess output reports all its games is
-not played again: the same command resumes a run stopped between parts, and replays a part it
-stopped in. Every engine plays with one thread and 16 MB of hash (`--tc`, default 10+0.1).
+with the seed `--seed` + 10·r + k, or `--seed` + 100·r + k when a round has more than nine
+parts, so a part is the same part on any machine. A part whose fastchess output reports all
+its games is not played again: the same command resumes a run stopped between parts, and
+replays a part it stopped in. Every engine plays with one thread and 16 MB of hash (`--tc`,
+default 10+0.1).
 
-The folder keeps a copy of the Sandglass binary it was started with. A later run into the same
-folder with a different binary stops before it plays: the parts of two builds must not pool.
+The folder keeps a copy of the Sandglass binary it was started with, and its settings (the
+opponents' names in order, Chess960's, `--pairs`, `--seed`, `--tc`) in `rungs.json`. A later
+run into the same folder with another binary or other settings stops before it plays: the
+parts of two builds must not pool, and other settings would name other parts. `report`
+refuses folders whose binaries differ, and a part found twice.
 
 `report` pools every part found in the folders by opponent and by book: W/D/L, score,
 pentanomial and Elo ± 95 % (tools/stats.py), with a row for both books together; time
@@ -33,6 +37,7 @@ import argparse
 import collections
 import contextlib
 import filecmp
+import json
 import os
 import re
 import shlex
@@ -52,11 +57,21 @@ STANDARD = ("noob", "8moves")
 OPTIONS = ["Hash=16", "Threads=1"]
 PLAYER = "sandglass"
 PART_FILE = re.compile(r"^r(\d+)-(.+)-(noob|8moves|960)-(\d+)\.pgn$")
+SETTINGS = "rungs.json"
+MAX_PARTS = 99
+
+
+def fail(message):
+    """One line on stderr and exit code 2: bad input, nothing played or reported."""
+    print(f"rungs.py: {message}", file=sys.stderr)
+    sys.exit(2)
 
 
 def schedule(opponents, chess960, rounds, seed):
     """Every part of the rounds, in playing order: (round, opponent, book, seed)."""
     per_round = [(o, b) for o in opponents for b in STANDARD] + [(o, "960") for o in chess960]
+    if len(per_round) > MAX_PARTS:
+        raise ValueError(f"{len(per_round)} parts a round, at most {MAX_PARTS}")
     step = 10 if len(per_round) <= 9 else 100
     return [(r, o, b, seed + step * r + k)
             for r in rounds for k, (o, b) in enumerate(per_round, start=1)]
@@ -93,39 +108,66 @@ def name_and_value(text):
     return name, value
 
 
+def keep_settings(out, settings):
+    """Write the folder's settings on its first run; exit naming the first that differs on a
+    later one."""
+    path = os.path.join(out, SETTINGS)
+    try:
+        with open(path, encoding="utf-8") as f:
+            kept = json.load(f)
+    except FileNotFoundError:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(settings, f, indent=1)
+        return
+    except (OSError, ValueError) as err:
+        fail(f"cannot read {path}: {err}")
+    for key, value in settings.items():
+        if kept.get(key) != value:
+            fail(f"{out} was played with {key} {kept.get(key)!r}, not {value!r}; give another --out")
+
+
 def play(args):
     names = [n for n, _ in args.opponent]
     if len(set(names)) != len(names) or PLAYER in names:
-        sys.exit(f"rungs.py: opponents need distinct names other than {PLAYER!r}")
+        fail(f"opponents need distinct names other than {PLAYER!r}")
     unknown = [n for n in args.chess960 if n not in names]
     if unknown:
-        sys.exit(f"rungs.py: --chess960 {', '.join(unknown)}: not among the opponents")
+        fail(f"--chess960 {', '.join(unknown)}: not among the opponents")
+    try:
+        parts = schedule(names, args.chess960, args.rounds, args.seed)
+    except ValueError as err:
+        fail(str(err))
     fastchess, paths = fastchess_run.require("rungs.py", args.fastchess,
                                              [args.engine] + [p for _, p in args.opponent])
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     player = os.path.join(out, PLAYER)
     if os.path.exists(player) and not filecmp.cmp(player, paths[0], shallow=False):
-        sys.exit(f"rungs.py: {out} holds the games of another Sandglass binary; give another --out")
+        fail(f"{out} holds the games of another Sandglass binary; give another --out")
+    keep_settings(out, {"opponents": names, "chess960": args.chess960, "pairs": args.pairs,
+                        "seed": args.seed, "tc": args.tc})
     if not os.path.exists(player):
         shutil.copy2(paths[0], player)
     me = fastchess_run.Engine(PLAYER, player, OPTIONS)
     others = {n: fastchess_run.Engine(n, p, OPTIONS) for n, p in zip(names, paths[1:])}
     fastchess_run.check_engines("rungs.py", [me, *others.values()])
     tc = fastchess_pgn.TimeControl.parse(args.tc)
-    for rnd, opp, book, seed in schedule(names, args.chess960, args.rounds, args.seed):
+    for rnd, opp, book, seed in parts:
         tag = part_name(rnd, opp, book, seed)
-        if finished(os.path.join(out, tag + ".out"), args.pairs):
-            continue
         pgn = os.path.join(out, tag + ".pgn")
-        # fastchess appends to a PGN: the games of a part stopped half-way go, and the part is
-        # played again whole.
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(pgn)
         cmd = fastchess_run.command(fastchess, [me, others[opp]], tc, args.pairs, BOOKS[book],
-                                    args.concurrency, pgn, seed=seed, chess960=book == "960")
-        print("+", shlex.join(cmd), flush=True)
+                                    args.concurrency, pgn, seed=seed, chess960=book == "960",
+                                    log=os.path.join(out, tag + ".log"))
+        # Asked under the lock, so that another run into the folder cannot be half-way through
+        # the same part.
         with fastchess_run.locked(args.lock):
+            if finished(os.path.join(out, tag + ".out"), args.pairs):
+                continue
+            # fastchess appends to a PGN: the games of a part stopped half-way go, and the
+            # part is played again whole.
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(pgn)
+            print("+", shlex.join(cmd), flush=True)
             code, text = fastchess_run.play(cmd, out, os.path.join(out, tag + ".out"))
         said = fastchess_run.report(text)
         print(f"  {tag}: {said.get('games', 0)} games, W/D/L {said.get('wins')}/{said.get('draws')}/"
@@ -139,13 +181,23 @@ def play(args):
 def pooled(folders):
     """{(opponent, book): [each part's games]} of every part in the folders. Parts are kept
     apart: a game pair is two games of one `[Round]` of one part, and every part numbers its
-    rounds from 1."""
-    parts = collections.defaultdict(list)
+    rounds from 1. Exits when the folders' Sandglass binaries differ, or when one part (an
+    opponent, a book and a seed) is found twice."""
+    builds = [os.path.join(f, PLAYER) for f in folders if os.path.isfile(os.path.join(f, PLAYER))]
+    for build in builds[1:]:
+        if not filecmp.cmp(builds[0], build, shallow=False):
+            fail(f"{builds[0]} and {build} are different binaries: their games do not pool")
+    parts, seen = collections.defaultdict(list), {}
     for folder in folders:
         for name in sorted(os.listdir(folder)):
             m = PART_FILE.match(name)
-            if m:
-                parts[(m.group(2), m.group(3))].append(fastchess_pgn.read_games(os.path.join(folder, name)))
+            if not m:
+                continue
+            key = m.group(2, 3, 4)
+            if key in seen:
+                fail(f"{os.path.join(folder, name)} repeats {seen[key]} (the same opponent, book and seed)")
+            seen[key] = os.path.join(folder, name)
+            parts[(m.group(2), m.group(3))].append(fastchess_pgn.read_games(os.path.join(folder, name)))
     return parts
 
 
@@ -169,7 +221,7 @@ def figures(parts, opponent):
 
 
 def incidents_text(t):
-    """Incidents by loser, as `sandglass 0, carp 1 time forfeit`."""
+    """Incidents by loser, as `carp: 1 time forfeit`, or `none`."""
     parts = []
     for who, kinds in sorted(t["incidents"].items()):
         said = ", ".join(f"{n} {k}" for k, n in kinds.items() if n)
@@ -230,10 +282,13 @@ def ratings(tallies, anchors):
 def report(args):
     missing = [f for f in args.folders if not os.path.isdir(f)]
     if missing:
-        sys.exit(f"rungs.py: no such folder: {', '.join(missing)}")
+        fail(f"no such folder: {', '.join(missing)}")
     parts = pooled(args.folders)
     if not parts:
-        sys.exit(f"rungs.py: no part's games in {', '.join(args.folders)}")
+        fail(f"no part's games in {', '.join(args.folders)}")
+    stray = [n for n, _ in args.anchor if n not in {opp for opp, _ in parts}]
+    if stray:
+        fail(f"--anchor {', '.join(stray)}: no such opponent in the games")
     text, tallies = table(parts)
     print(text)
     for line in ratings(tallies, [(n, float(v)) for n, v in args.anchor]):
@@ -268,7 +323,12 @@ def main(argv=None):
             p.error("--pairs: at least 1")
         if fastchess_pgn.TimeControl.parse(args.tc) is None:
             p.error(f"--tc {args.tc!r} not understood")
-        return play(args)
+        try:
+            return play(args)
+        except KeyboardInterrupt:
+            # Between parts (a part's fastchess is stopped by fastchess_run.play): nothing lost.
+            print("rungs.py: stopped; the same command resumes", file=sys.stderr)
+            return 130
     for name, value in args.anchor:
         try:
             float(value)

@@ -6,6 +6,7 @@ which a game pair is two games of one round of one part. `make test` runs them.
 import contextlib
 import io
 import os
+import shutil
 import sys
 import tempfile
 import unittest
@@ -52,6 +53,8 @@ class Schedule(unittest.TestCase):
         self.assertEqual(len(set(seeds)), len(seeds))
         self.assertEqual(seeds[:2], [1101, 1102])
         self.assertEqual(seeds[14], 1201)
+        with self.assertRaises(ValueError):
+            rungs.schedule([f"e{i}" for i in range(50)], [], range(1, 2), 1000)
 
     def test_a_part_is_finished_when_fastchess_reports_all_its_games(self):
         out = os.path.join(DATA, "fastchess_selfplay.out")  # 8 games
@@ -111,14 +114,21 @@ class Play(unittest.TestCase):
         self.engine, self.rival = stub_engine(tmp, "sandglass-build"), stub_engine(tmp, "rival")
         self.out = os.path.join(tmp, "table")
 
-    def play(self, engine=None, games=None):
+    def play(self, engine=None, games=None, pairs="2"):
+        """rungs.py play's exit code; its stderr in self.said."""
         argv = ["play", engine or self.engine, "--opponent", f"a={self.rival}", "--opponent",
-                f"b={self.rival}", "--chess960", "b", "--rounds", "1-2", "--pairs", "2", "--seed", "500",
+                f"b={self.rival}", "--chess960", "b", "--rounds", "1-2", "--pairs", pairs, "--seed", "500",
                 "--out", self.out, "--fastchess", self.fastchess, "--lock", os.path.join(self.dir.name, "lock")]
         env = {"FAKE_GAMES": str(games)} if games is not None else {}
+        err = io.StringIO()
         with mock.patch.dict(os.environ, env), contextlib.redirect_stdout(io.StringIO()), \
-                contextlib.redirect_stderr(io.StringIO()):
-            return rungs.main(argv)
+                contextlib.redirect_stderr(err):
+            try:
+                code = rungs.main(argv)
+            except SystemExit as stop:
+                code = stop.code
+        self.said = err.getvalue()
+        return code
 
     def calls(self):
         with open(os.path.join(self.out, "calls.txt"), encoding="utf-8") as f:
@@ -146,14 +156,32 @@ class Play(unittest.TestCase):
         _, tallies = rungs.table(parts)
         self.assertEqual(tallies[("a", "both")]["ptnml"], [0, 0, 8, 0, 0])
 
-    def test_a_folder_keeps_its_build(self):
+    def test_a_folder_keeps_its_build_and_its_settings(self):
         self.assertEqual(self.play(), 0)
         other = stub_engine(self.dir.name, "another-build")
         with open(other, "a", encoding="utf-8") as f:
             f.write("# another build\n")
-        with self.assertRaises(SystemExit) as stop:
-            self.play(engine=other)
-        self.assertIn("another Sandglass binary", str(stop.exception.code))
+        self.assertEqual(self.play(engine=other), 2)
+        self.assertIn("another Sandglass binary", self.said)
+        # With other pairs every part would read as unfinished, and its games would go.
+        self.assertEqual(self.play(pairs="1"), 2)
+        self.assertIn("pairs 2, not 1", self.said)
+        self.assertEqual(len(self.calls()), 10)
+        self.assertEqual(len(self.events("r1-a-noob-511")), 4)
+        # Two folders of different builds, or one part twice, do not pool.
+        copy = os.path.join(self.dir.name, "copy")
+        os.makedirs(copy)
+        shutil.copy2(os.path.join(self.out, "r1-a-noob-511.pgn"), copy)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err, \
+                self.assertRaises(SystemExit) as stop:
+            rungs.main(["report", self.out, copy])
+        self.assertEqual(stop.exception.code, 2)
+        self.assertIn("repeats", err.getvalue())
+        shutil.copy2(other, os.path.join(copy, "sandglass"))
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err, \
+                self.assertRaises(SystemExit):
+            rungs.main(["report", self.out, copy])
+        self.assertIn("different binaries", err.getvalue())
 
 
 class Report(unittest.TestCase):
@@ -200,6 +228,9 @@ class Report(unittest.TestCase):
         # 3565, so the rating is where the expected points sum to one: midway, 3551.5.
         self.assertIn("rating, noob: 3552", text)
         self.part("r1-ethereal12-960-87019", pair(1, "ethereal12", "1/2-1/2", "0-1", termination="time forfeit"))
+        with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit):
+            self.run_report("karp=3538")
+        self.assertIn("--anchor karp: no such opponent", err.getvalue())
         code, text = self.run_report()
         self.assertEqual(code, 1, "a forfeit by Sandglass fails the report")
         self.assertIn("| ethereal12 | 960 | 2 |", text)
