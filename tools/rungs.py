@@ -16,7 +16,8 @@ table about as far along as the others. Part k of round r (k = 1, 2, … in that
 with the seed `--seed` + 10·r + k, or `--seed` + 100·r + k when a round has more than nine
 parts, so a part is the same part on any machine. A part whose fastchess output reports all
 its games is not played again: the same command resumes a run stopped between parts, and
-replays a part it stopped in. Every engine plays with one thread and 16 MB of hash (`--tc`,
+replays a part it stopped in. A file named `STOP` in the folder ends a run before its next
+part (and is removed), so that no part is cut short. Every engine plays with one thread and 16 MB of hash (`--tc`,
 default 10+0.1).
 
 The folder keeps a copy of the Sandglass binary it was started with, and its settings (the
@@ -58,6 +59,7 @@ OPTIONS = ["Hash=16", "Threads=1"]
 PLAYER = "sandglass"
 PART_FILE = re.compile(r"^r(\d+)-(.+)-(noob|8moves|960)-(\d+)\.pgn$")
 SETTINGS = "rungs.json"
+STOP = "STOP"
 MAX_PARTS = 99
 
 
@@ -160,6 +162,12 @@ def play(args):
                                     log=os.path.join(out, tag + ".log"))
         # Asked under the lock, so that another run into the folder cannot be half-way through
         # the same part.
+        if finished(os.path.join(out, tag + ".out"), args.pairs):
+            continue
+        if os.path.exists(os.path.join(out, STOP)):
+            os.remove(os.path.join(out, STOP))
+            print(f"rungs.py: {STOP} found; stopped before {tag}", flush=True)
+            return 0
         with fastchess_run.locked(args.lock):
             if finished(os.path.join(out, tag + ".out"), args.pairs):
                 continue

@@ -150,6 +150,14 @@ class Play(unittest.TestCase):
         self.assertEqual(self.events("r2-b-960-525"), ['[Event "525 fischerandom"]\n'] * 4)
         self.assertEqual(self.play(), 0)
         self.assertEqual(len(self.calls()), 11, "finished parts are not played again")
+        # A STOP file ends a run before its next part, and goes.
+        open(os.path.join(self.out, "STOP"), "w").close()
+        os.remove(os.path.join(self.out, "r2-b-noob-523.out"))
+        self.assertEqual(self.play(), 0)
+        self.assertEqual(len(self.calls()), 11)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "STOP")))
+        self.assertEqual(self.play(), 0)
+        self.assertEqual(self.calls()[-1], 523, "the part without its report is played again")
         parts = rungs.pooled([self.out])
         self.assertEqual(sorted(parts), [("a", "8moves"), ("a", "noob"), ("b", "8moves"), ("b", "960"),
                                          ("b", "noob")])
