@@ -26,7 +26,9 @@ run into the same folder with another binary or other settings stops before it p
 parts of two builds must not pool, and other settings would name other parts. `report`
 refuses folders whose binaries differ, and a part found twice.
 
-`report` pools every part found in the folders by opponent and by book: W/D/L, score,
+`report` pools every part found in the folders whose fastchess output ends in its report (a
+part being played, or cut off before fastchess could report, is left out and counted) by
+opponent and by book: W/D/L, score,
 pentanomial and Elo ± 95 % (tools/stats.py), with a row for both books together; time
 forfeits, illegal moves, crashes and stalls of either side (tools/fastchess_pgn.py); and
 Sandglass's time a move, the share of its clock used by move 60 and its lowest clock. With
@@ -186,16 +188,26 @@ def play(args):
     return 0
 
 
+def reported(out_file):
+    """Whether fastchess's output `out_file` holds its report on the games played."""
+    try:
+        with open(out_file, encoding="utf-8", errors="replace") as f:
+            return "games" in fastchess_run.report(f.read())
+    except OSError:
+        return False
+
+
 def pooled(folders):
-    """{(opponent, book): [each part's games]} of every part in the folders. Parts are kept
-    apart: a game pair is two games of one `[Round]` of one part, and every part numbers its
-    rounds from 1. Exits when the folders' Sandglass binaries differ, or when one part (an
+    """({(opponent, book): [each part's games]}, [parts left out]) of the parts in the folders:
+    those that fastchess reported on; the others are being played or were cut off. Parts are
+    kept apart: a game pair is two games of one `[Round]` of one part, and every part numbers
+    its rounds from 1. Exits when the folders' Sandglass binaries differ, or when one part (an
     opponent, a book and a seed) is found twice."""
     builds = [os.path.join(f, PLAYER) for f in folders if os.path.isfile(os.path.join(f, PLAYER))]
     for build in builds[1:]:
         if not filecmp.cmp(builds[0], build, shallow=False):
             fail(f"{builds[0]} and {build} are different binaries: their games do not pool")
-    parts, seen = collections.defaultdict(list), {}
+    parts, seen, left_out = collections.defaultdict(list), {}, []
     for folder in folders:
         for name in sorted(os.listdir(folder)):
             m = PART_FILE.match(name)
@@ -204,9 +216,12 @@ def pooled(folders):
             key = m.group(2, 3, 4)
             if key in seen:
                 fail(f"{os.path.join(folder, name)} repeats {seen[key]} (the same opponent, book and seed)")
-            seen[key] = os.path.join(folder, name)
-            parts[(m.group(2), m.group(3))].append(fastchess_pgn.read_games(os.path.join(folder, name)))
-    return parts
+            path = seen[key] = os.path.join(folder, name)
+            if not reported(path[:-len(".pgn")] + ".out"):
+                left_out.append(name[:-len(".pgn")])
+                continue
+            parts[(m.group(2), m.group(3))].append(fastchess_pgn.read_games(path))
+    return parts, left_out
 
 
 def figures(parts, opponent):
@@ -291,9 +306,9 @@ def report(args):
     missing = [f for f in args.folders if not os.path.isdir(f)]
     if missing:
         fail(f"no such folder: {', '.join(missing)}")
-    parts = pooled(args.folders)
+    parts, left_out = pooled(args.folders)
     if not parts:
-        fail(f"no part's games in {', '.join(args.folders)}")
+        fail(f"no finished part in {', '.join(args.folders)}")
     stray = [n for n, _ in args.anchor if n not in {opp for opp, _ in parts}]
     if stray:
         fail(f"--anchor {', '.join(stray)}: no such opponent in the games")
@@ -301,6 +316,8 @@ def report(args):
     print(text)
     for line in ratings(tallies, [(n, float(v)) for n, v in args.anchor]):
         print(line)
+    if left_out:
+        print(f"left out, without fastchess's report (being played, or cut off): {', '.join(left_out)}")
     own = sum(n for (_, book), t in tallies.items() if book != "both"
               for n in t["incidents"].get(PLAYER, {}).values())
     return 1 if own else 0

@@ -158,7 +158,8 @@ class Play(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.out, "STOP")))
         self.assertEqual(self.play(), 0)
         self.assertEqual(self.calls()[-1], 523, "the part without its report is played again")
-        parts = rungs.pooled([self.out])
+        parts, left_out = rungs.pooled([self.out])
+        self.assertEqual(left_out, [])
         self.assertEqual(sorted(parts), [("a", "8moves"), ("a", "noob"), ("b", "8moves"), ("b", "960"),
                                          ("b", "noob")])
         _, tallies = rungs.table(parts)
@@ -197,9 +198,14 @@ class Report(unittest.TestCase):
         self.dir = tempfile.TemporaryDirectory()
         self.addCleanup(self.dir.cleanup)
 
-    def part(self, name, text):
+    def part(self, name, text, reported=True):
+        """A part's PGN, and fastchess's output with its report (the figures are not read)."""
         with open(os.path.join(self.dir.name, name + ".pgn"), "w", encoding="utf-8") as f:
             f.write(text)
+        with open(os.path.join(self.dir.name, name + ".out"), "w", encoding="utf-8") as f:
+            f.write("Started game 1 of 2\n")
+            if reported:
+                f.write("Results of sandglass vs x\nGames: 2, Wins: 0, Losses: 0, Draws: 2\n")
 
     def run_report(self, *anchors):
         argv = ["report", self.dir.name] + [a for x in anchors for a in ("--anchor", x)]
@@ -214,7 +220,9 @@ class Report(unittest.TestCase):
         self.part("r1-carp-noob-87011", pair(1, "carp", "1-0", "1-0"))
         self.part("r2-carp-noob-87021", pair(1, "carp", "0-1", "1/2-1/2"))
         self.part("r1-carp-8moves-87012", pair(1, "carp", "1/2-1/2", "1/2-1/2"))
-        parts = rungs.pooled([self.dir.name])
+        self.part("r3-carp-noob-87031", pair(1, "carp", "1-0", "1-0"), reported=False)
+        parts, left_out = rungs.pooled([self.dir.name])
+        self.assertEqual(left_out, ["r3-carp-noob-87031"], "a part being played is left out")
         self.assertEqual(len(parts[("carp", "noob")]), 2)
         _, tallies = rungs.table(parts)
         noob, both = tallies[("carp", "noob")], tallies[("carp", "both")]
