@@ -85,14 +85,19 @@ def part_name(rnd, opponent, book, seed):
     return f"r{rnd}-{opponent}-{book}-{seed}"
 
 
-def finished(out_file, pairs):
-    """Whether fastchess's output `out_file` reports all 2·pairs games of its part."""
+def reported_games(out_file):
+    """The games fastchess's output `out_file` reports on; None without its report (a part
+    being played, cut off before fastchess could report, or never begun)."""
     try:
         with open(out_file, encoding="utf-8", errors="replace") as f:
-            said = fastchess_run.report(f.read())
+            return fastchess_run.report(f.read()).get("games")
     except OSError:
-        return False
-    return said.get("games") == 2 * pairs
+        return None
+
+
+def finished(out_file, pairs):
+    """Whether fastchess's output `out_file` reports all 2·pairs games of its part."""
+    return reported_games(out_file) == 2 * pairs
 
 
 def rounds_arg(text):
@@ -158,27 +163,27 @@ def play(args):
     tc = fastchess_pgn.TimeControl.parse(args.tc)
     for rnd, opp, book, seed in parts:
         tag = part_name(rnd, opp, book, seed)
-        pgn = os.path.join(out, tag + ".pgn")
-        cmd = fastchess_run.command(fastchess, [me, others[opp]], tc, args.pairs, BOOKS[book],
-                                    args.concurrency, pgn, seed=seed, chess960=book == "960",
-                                    log=os.path.join(out, tag + ".log"))
-        # Asked under the lock, so that another run into the folder cannot be half-way through
-        # the same part.
-        if finished(os.path.join(out, tag + ".out"), args.pairs):
+        pgn, out_file = os.path.join(out, tag + ".pgn"), os.path.join(out, tag + ".out")
+        if finished(out_file, args.pairs):
             continue
         if os.path.exists(os.path.join(out, STOP)):
             os.remove(os.path.join(out, STOP))
             print(f"rungs.py: {STOP} found; stopped before {tag}", flush=True)
             return 0
         with fastchess_run.locked(args.lock):
-            if finished(os.path.join(out, tag + ".out"), args.pairs):
+            # Asked again under the lock: another run into the folder may have played the
+            # part while this one waited.
+            if finished(out_file, args.pairs):
                 continue
             # fastchess appends to a PGN: the games of a part stopped half-way go, and the
             # part is played again whole.
             with contextlib.suppress(FileNotFoundError):
                 os.remove(pgn)
+            cmd = fastchess_run.command(fastchess, [me, others[opp]], tc, args.pairs, BOOKS[book],
+                                        args.concurrency, pgn, seed=seed, chess960=book == "960",
+                                        log=os.path.join(out, tag + ".log"))
             print("+", shlex.join(cmd), flush=True)
-            code, text = fastchess_run.play(cmd, out, os.path.join(out, tag + ".out"))
+            code, text = fastchess_run.play(cmd, out, out_file)
         said = fastchess_run.report(text)
         print(f"  {tag}: {said.get('games', 0)} games, W/D/L {said.get('wins')}/{said.get('draws')}/"
               f"{said.get('losses')}, pentanomial {said.get('ptnml')}", flush=True)
@@ -186,15 +191,6 @@ def play(args):
             print(f"rungs.py: fastchess exited with {code} in {tag}; see {tag}.out", file=sys.stderr)
             return 1
     return 0
-
-
-def reported(out_file):
-    """Whether fastchess's output `out_file` holds its report on the games played."""
-    try:
-        with open(out_file, encoding="utf-8", errors="replace") as f:
-            return "games" in fastchess_run.report(f.read())
-    except OSError:
-        return False
 
 
 def pooled(folders):
@@ -217,7 +213,7 @@ def pooled(folders):
             if key in seen:
                 fail(f"{os.path.join(folder, name)} repeats {seen[key]} (the same opponent, book and seed)")
             path = seen[key] = os.path.join(folder, name)
-            if not reported(path[:-len(".pgn")] + ".out"):
+            if reported_games(path[:-len(".pgn")] + ".out") is None:
                 left_out.append(name[:-len(".pgn")])
                 continue
             parts[(m.group(2), m.group(3))].append(fastchess_pgn.read_games(path))
