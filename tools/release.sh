@@ -20,9 +20,10 @@
 # with BMI2, so the v3 build would fail. Without `--target`, crt-static cannot go in RUSTFLAGS
 # (proc-macros such as clap_derive cannot be built with it), so `cargo rustc` gives it to the
 # final link alone. Each level builds in a target dir of its own, target/x86-64-LEVEL, to leave
-# the native build in target/release as it was. The final link also strips the symbols
-# (`-C strip=symbols`): a tester runs the binary and never debugs it, and the download is
-# smaller; a panic still prints its message. The native build keeps them.
+# the native build in target/release as it was. dist/'s copies are stripped of their symbols
+# (binutils' `strip`): a tester runs the binary and never debugs it, and the download is
+# smaller; a panic still prints its message. Only the copies: release_check.sh finds the
+# engine's own functions by their symbols, so it checks the binaries before they are stripped.
 #
 # PGO=1 builds each level twice: instrumented, whose `bench` writes a profile, then optimised
 # with that profile (each level's own: the chess crate compiles other code for BMI2). On the
@@ -70,7 +71,7 @@ for level in "${levels[@]}"; do
     dir=$dir-pgo
   fi
   RUSTFLAGS="$flags" cargo rustc --release --bin sandglass --target-dir "$dir" \
-    -- -C target-feature=+crt-static -C strip=symbols
+    -- -C target-feature=+crt-static
   checks+=("$level=$dir/release/sandglass")
 done
 
@@ -81,7 +82,7 @@ mkdir dist
 names=()
 for check in "${checks[@]}"; do
   name=sandglass-$version-linux-x86_64-${check%%=*}
-  cp "${check#*=}" "dist/$name"
+  strip -o "dist/$name" "${check#*=}"
   names+=("$name")
 done
 (cd dist && sha256sum "${names[@]}" >SHA256SUMS)

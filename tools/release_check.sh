@@ -37,19 +37,20 @@ bench_nodes() {
   { "$1" bench 2>/dev/null || true; } | tail -n 1 | awk '$2 == "nodes" { print $1 }'
 }
 
-# "<ymm> <zmm> <bmi>" in the sandglass crate's functions: instructions naming AVX or AVX-512
-# registers, and BMI1, BMI2, LZCNT and MOVBE instructions (v3's, none of them v2's). Not
-# tzcnt: LLVM writes trailing_zeros as `rep bsf` at every level, which objdump shows as tzcnt
-# and a processor without BMI1 runs as bsf.
+# "<functions> <ymm> <zmm> <bmi>" in the sandglass crate's functions: how many there are, and
+# instructions naming AVX or AVX-512 registers, and BMI1, BMI2, LZCNT and MOVBE instructions
+# (v3's, none of them v2's). Not tzcnt: LLVM writes trailing_zeros as `rep bsf` at every
+# level, which objdump shows as tzcnt and a processor without BMI1 runs as bsf. The functions
+# are found by their symbols, so a stripped binary has none and cannot be checked: that fails.
 level_instructions() {
   objdump -d --no-show-raw-insn "$1" | awk '
-    /^[0-9a-f]+ <.*>:$/ { own = ($0 ~ /9sandglass/); next }
+    /^[0-9a-f]+ <.*>:$/ { own = ($0 ~ /9sandglass/); functions += own; next }
     !own { next }
     /%ymm/ { ymm++ }
     /%zmm/ { zmm++ }
     $2 ~ /^(andn|bextr|blsi|blsmsk|blsr|bzhi|mulx|pdep|pext|rorx|sarx|shlx|shrx)$/ { bmi++ }
     $2 ~ /^(lzcnt|movbe)$/ { bmi++ }
-    END { print ymm + 0, zmm + 0, bmi + 0 }'
+    END { print functions + 0, ymm + 0, zmm + 0, bmi + 0 }'
 }
 
 # The /proc/cpuinfo flags each level needs (the x86-64 psABI's levels; pni is SSE3, abm
@@ -90,7 +91,7 @@ shift
 
 # What the same count finds in the native build shows that it sees what target-cpu=native
 # brings, on a processor that has AVX2 or AVX-512.
-read -r ymm zmm bmi < <(level_instructions "$native")
+read -r _ ymm zmm bmi < <(level_instructions "$native")
 echo "native $native:"
 echo "  engine's code: $ymm ymm, $zmm zmm, $bmi BMI/LZCNT/MOVBE instructions (tzcnt aside)"
 native_nodes=$(bench_nodes "$native")
@@ -126,8 +127,11 @@ for pair in "$@"; do
     echo "  static: no program interpreter, no shared library needed"
   fi
 
-  read -r ymm zmm bmi < <(level_instructions "$bin")
+  read -r functions ymm zmm bmi < <(level_instructions "$bin")
   echo "  engine's code: $ymm ymm, $zmm zmm, $bmi BMI/LZCNT/MOVBE instructions (tzcnt aside)"
+  if [ "$functions" -eq 0 ]; then
+    fail "$level: $bin has no symbol of the sandglass crate, so its instructions cannot be checked (stripped before the check?)"
+  fi
   if [ "$level" = v2 ] && [ $((ymm + zmm + bmi)) -ne 0 ]; then
     fail "v2: $bin has AVX or BMI instructions in the engine's code (target-cpu above x86-64-v2?)"
   fi

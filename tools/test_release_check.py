@@ -1,6 +1,7 @@
 """Tests of tools/release_check.sh, the checks `make release` runs on its binaries: a level
 this processor lacks is skipped with a message (not run into a crash), a level it has must
-give the native build's bench node count, and a dynamically linked binary is refused. The
+give the native build's bench node count, and a dynamically linked binary, a v2 binary with AVX
+and a stripped binary, whose instructions cannot be counted, are refused. The
 release binaries take minutes to build, so these use the native build of `make test` in the
 place of a release binary (it is dynamic: the static check must fail on it). `make test`
 runs them with the venv's Python:
@@ -58,6 +59,29 @@ class ReleaseCheck(unittest.TestCase):
         run = check(V2, NATIVE, f"v2={NATIVE}")
         self.assertNotEqual(run.returncode, 0)
         self.assertIn("has a program interpreter", run.stderr)
+
+    def test_a_stripped_binary_cannot_be_checked_and_fails(self):
+        """Stripped, the engine's functions have no names, and a count of their instructions
+        would be zero whatever they are: the check must say so and fail, not pass."""
+        if not shutil.which("strip"):
+            self.skipTest("needs binutils' strip")
+        with tempfile.TemporaryDirectory() as tmp:
+            stripped = os.path.join(tmp, "sandglass")
+            subprocess.run(["strip", "-o", stripped, NATIVE], check=True)
+            run = check(V2, NATIVE, f"v3={stripped}")
+        self.assertNotEqual(run.returncode, 0)
+        self.assertIn("has no symbol of the sandglass crate", run.stderr)
+        unstripped = check(V2, NATIVE, f"v3={NATIVE}")
+        self.assertNotIn("has no symbol", unstripped.stderr)
+
+    def test_avx_in_a_v2_binary_fails(self):
+        """The native build of a processor with AVX has ymm instructions: as v2 it must fail."""
+        run = check(V2, NATIVE, f"v2={NATIVE}")
+        native = [line for line in run.stdout.splitlines() if "engine's code:" in line][0]
+        if native.split()[2] == "0":
+            self.skipTest("the native build has no AVX instruction on this processor")
+        self.assertNotEqual(run.returncode, 0)
+        self.assertIn("has AVX or BMI instructions in the engine's code", run.stderr)
 
     def test_can_run_names_what_is_missing(self):
         self.assertEqual(check(f"{V2} {V3}", "--can-run", "v3").returncode, 0)
