@@ -33,12 +33,16 @@ the held-out positions, the log-loss and Brier score of the model against a cons
 the predicted probability, mean prediction against the share that changed.
 
     python3 tools/searchlog_fit.py LOG.csv... [--holdout 5] [--min-depth 4] [--json FILE]
-        [--plans 100000,200000,300000]
+        [--plans 100000,200000,300000] [--shipped]
 
 It then replays the default soft stop (`2x` with the adjustments) and the `learned` rule of
 src/time/soft.rs on the held-out searches at a few plans, nodes standing for time, with the
 learned rule's κ chosen so that both spend the same on average, and compares what the moves
 they would have played lose against the deep search's.
+
+With `--shipped` it also scores the model the engine carries (src/time/soft.rs's coefficients and
+worth, read from the source) on the same held-out rows and replays it at the same plans, so a
+larger log shows whether the constants the games measured still hold, before they are replaced.
 
 tools/test_searchlog_fit.py checks the fit on rows drawn from a known model and the scores on
 hand-computed cases.
@@ -48,6 +52,8 @@ import argparse
 import csv
 import json
 import math
+import os
+import re
 import sys
 
 from wdl_fit import logistic
@@ -266,6 +272,25 @@ MAX_SCALE = 2.5  # src/time/adjust.rs: the most the adjustments scale soft by
 LEARNED_MIN_DEPTH = 4  # src/time/soft.rs
 
 
+SOFT_RS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "time", "soft.rs")
+
+
+def shipped_model(path=SOFT_RS):
+    """(coefficients, worth in cp) of the `learned` rule as src/time/soft.rs defines them: the
+    constants LEARNED_COEFFICIENTS and LEARNED_WORTH_CP, read from the source so the report
+    scores what the engine runs."""
+    with open(path) as handle:
+        text = handle.read()
+    coefs = re.search(r"const LEARNED_COEFFICIENTS: \[f64; \d+\] = \[([^\]]*)\]", text)
+    worth = re.search(r"const LEARNED_WORTH_CP: f64 = ([-+0-9.eE]+);", text)
+    if not coefs or not worth:
+        raise ValueError(f"{path}: no LEARNED_COEFFICIENTS or LEARNED_WORTH_CP")
+    values = [float(v) for v in coefs.group(1).split(",") if v.strip()]
+    if len(values) != len(FEATURES) + 1:
+        raise ValueError(f"{path}: {len(values)} coefficients for {len(FEATURES)} features and an intercept")
+    return values, float(worth.group(1))
+
+
 def replay(rows, plan, rule, coefs=None, worth=0.0, kappa=0.0):
     """Where a soft stop would have ended one logged search, with nodes standing for time (the
     log's nodes are the same on any machine): (nodes spent, the loss of the move played
@@ -351,6 +376,37 @@ def print_report(report, out=None):
             print(f"    {lo:.1f}-{lo + 0.1:.1f} {n:7d} {mean:.3f} {observed:.3f}", file=out)
 
 
+def score_shipped(searches, report, model, holdout, min_depth, plans):
+    """The engine's model (`shipped_model`) on the rows the fit `report` held out (all rows
+    without a holdout), beside the fit, and replayed at `plans` as `compare_rules` replays the
+    fit."""
+    coefs, worth = model
+    data = examples(searches, "next", min_depth)
+    held = [e for e in data if holdout <= 1 or e[3] % holdout == 0]
+    if not held:
+        raise ValueError("--shipped: no held-out rows to score the engine's model on")
+    shipped = {"coefficients": coefs, "mean_worth_cp": worth,
+               "held_out": evaluate(coefs, report["base_rate"], held)}
+    shipped["replays"] = [c for c in (compare_rules(searches, shipped, plan, holdout) for plan in plans) if c]
+    return shipped
+
+
+def print_shipped(shipped, out=None):
+    out = out or sys.stdout
+    r = shipped["held_out"]
+    print(f"== the shipped model (src/time/soft.rs, worth {shipped['mean_worth_cp']:.1f} cp) on the "
+          f"same held-out rows: log-loss {r['log_loss']:.4f} (constant {r['log_loss_constant']:.4f}), "
+          f"Brier {r['brier']:.4f} (constant {r['brier_constant']:.4f})", file=out)
+    print("  held-out reliability: bin, rows, mean predicted, observed", file=out)
+    for lo, n, mean, observed in r["reliability"]:
+        print(f"    {lo:.1f}-{lo + 0.1:.1f} {n:7d} {mean:.3f} {observed:.3f}", file=out)
+    for c in shipped["replays"]:
+        a, b = c["2x"], c["learned"]
+        print(f"  replayed at plan {c['plan_nodes']:>8} nodes, {c['searches']} searches: 2x {a['spend']:.2f}, "
+              f"{a['loss_cp']:.2f} cp, {100 * a['changed']:.1f}%; shipped learned (κ {b['kappa_cp']:.2f} cp) "
+              f"{b['spend']:.2f}, {b['loss_cp']:.2f} cp, {100 * b['changed']:.1f}%", file=out)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("logs", nargs="+", help="CSV files written by `sandglass searchlog`")
@@ -359,10 +415,13 @@ def main(argv=None):
     parser.add_argument("--json", help="write the fits here")
     parser.add_argument("--plans", default="100000,200000,300000",
                         help="plans in nodes at which to replay the 2x and the learned rules")
+    parser.add_argument("--shipped", action="store_true",
+                        help="also score and replay the model src/time/soft.rs carries")
     args = parser.parse_args(argv)
     try:
         searches = read_log(args.logs)
         reports = [fit_target(searches, t, args.holdout, args.min_depth) for t in TARGETS]
+        shipped = shipped_model() if args.shipped else None
     except (OSError, ValueError) as error:
         print(f"searchlog_fit: {error}", file=sys.stderr)
         return 2
@@ -378,6 +437,13 @@ def main(argv=None):
     for report in reports:
         print_report(report)
     nxt = reports[0]
+    if shipped:
+        try:
+            nxt["shipped"] = score_shipped(searches, nxt, shipped, args.holdout, args.min_depth, plans)
+        except ValueError as error:
+            print(f"searchlog_fit: {error}", file=sys.stderr)
+            return 2
+        print_shipped(nxt["shipped"])
     comparisons = [c for c in (compare_rules(searches, nxt, plan, args.holdout) for plan in plans) if c]
     if plans and not comparisons:
         print("searchlog_fit: no held-out search with two iterations or more to replay", file=sys.stderr)

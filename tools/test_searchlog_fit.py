@@ -134,6 +134,31 @@ class Fit(unittest.TestCase):
         self.assertIn("plan    50000 nodes", out.getvalue())
         self.assertIn("held_out", out.getvalue())
 
+    def test_shipped_model_read_from_the_source(self):
+        # The engine's own file: as many coefficients as the fit has, and a positive worth.
+        coefs, worth = searchlog_fit.shipped_model()
+        self.assertEqual(len(coefs), len(searchlog_fit.FEATURES) + 1)
+        self.assertGreater(worth, 0.0)
+        # A file laid out as soft.rs is, across lines, read to its numbers.
+        text = ("pub const LEARNED_WORTH_CP: f64 = 12.5;\n"
+                "pub const LEARNED_COEFFICIENTS: [f64; 10] = [\n"
+                "    0.5, -1.0, 2.0, 0.0, -0.25,\n    1e-2, 3.0, -4.0, 5.0, 6.0,\n];\n")
+        with tempfile.NamedTemporaryFile("w", suffix=".rs", delete=False) as handle:
+            handle.write(text)
+        try:
+            self.assertEqual(searchlog_fit.shipped_model(handle.name),
+                             ([0.5, -1.0, 2.0, 0.0, -0.25, 0.01, 3.0, -4.0, 5.0, 6.0], 12.5))
+        finally:
+            os.unlink(handle.name)
+
+    def test_shipped_model_scored_beside_the_fit(self):
+        out = io.StringIO()
+        with redirect_stdout(out):
+            self.assertEqual(searchlog_fit.main([SAMPLE, "--holdout", "4", "--plans", "50000", "--shipped"]), 0)
+        text = out.getvalue()
+        self.assertIn("the shipped model", text)
+        self.assertIn("shipped learned (κ", text)
+
 
 class BadInput(unittest.TestCase):
     def run_main(self, *args):
@@ -168,6 +193,17 @@ class BadInput(unittest.TestCase):
             code, err = self.run_main(SAMPLE, "--plans", plans)
             self.assertEqual(code, 2, plans)
             self.assertIn("--plans", err)
+
+    def test_shipped_model_of_the_wrong_size(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".rs", delete=False) as handle:
+            handle.write("const LEARNED_WORTH_CP: f64 = 1.0;\nconst LEARNED_COEFFICIENTS: [f64; 2] = [1.0, 2.0];\n")
+        try:
+            with self.assertRaisesRegex(ValueError, "2 coefficients"):
+                searchlog_fit.shipped_model(handle.name)
+            with self.assertRaisesRegex(ValueError, "no LEARNED_COEFFICIENTS"):
+                searchlog_fit.shipped_model(SAMPLE)
+        finally:
+            os.unlink(handle.name)
 
     def test_one_outcome_only(self):
         with log_file([{"pos": p, "depth": d, "best": "e2e4", "final_move": "e2e4"}
