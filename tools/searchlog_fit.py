@@ -371,9 +371,13 @@ def print_report(report, out=None):
               f"(constant {r['log_loss_constant']:.4f}), Brier {r['brier']:.4f} "
               f"(constant {r['brier_constant']:.4f})", file=out)
     if "held_out" in report:
-        print("  held-out reliability: bin, rows, mean predicted, observed", file=out)
-        for lo, n, mean, observed in report["held_out"]["reliability"]:
-            print(f"    {lo:.1f}-{lo + 0.1:.1f} {n:7d} {mean:.3f} {observed:.3f}", file=out)
+        print_reliability(report["held_out"]["reliability"], out)
+
+
+def print_reliability(table, out):
+    print("  held-out reliability: bin, rows, mean predicted, observed", file=out)
+    for lo, n, mean, observed in table:
+        print(f"    {lo:.1f}-{lo + 0.1:.1f} {n:7d} {mean:.3f} {observed:.3f}", file=out)
 
 
 def score_shipped(searches, report, model, holdout, min_depth, plans):
@@ -397,9 +401,7 @@ def print_shipped(shipped, out=None):
     print(f"== the shipped model (src/time/soft.rs, worth {shipped['mean_worth_cp']:.1f} cp) on the "
           f"same held-out rows: log-loss {r['log_loss']:.4f} (constant {r['log_loss_constant']:.4f}), "
           f"Brier {r['brier']:.4f} (constant {r['brier_constant']:.4f})", file=out)
-    print("  held-out reliability: bin, rows, mean predicted, observed", file=out)
-    for lo, n, mean, observed in r["reliability"]:
-        print(f"    {lo:.1f}-{lo + 0.1:.1f} {n:7d} {mean:.3f} {observed:.3f}", file=out)
+    print_reliability(r["reliability"], out)
     for c in shipped["replays"]:
         a, b = c["2x"], c["learned"]
         print(f"  replayed at plan {c['plan_nodes']:>8} nodes, {c['searches']} searches: 2x {a['spend']:.2f}, "
