@@ -403,10 +403,16 @@ def print_shipped(shipped, out=None):
           f"Brier {r['brier']:.4f} (constant {r['brier_constant']:.4f})", file=out)
     print_reliability(r["reliability"], out)
     for c in shipped["replays"]:
-        a, b = c["2x"], c["learned"]
-        print(f"  replayed at plan {c['plan_nodes']:>8} nodes, {c['searches']} searches: 2x {a['spend']:.2f}, "
-              f"{a['loss_cp']:.2f} cp, {100 * a['changed']:.1f}%; shipped learned (κ {b['kappa_cp']:.2f} cp) "
-              f"{b['spend']:.2f}, {b['loss_cp']:.2f} cp, {100 * b['changed']:.1f}%", file=out)
+        print_replay(c, "replayed at plan", "shipped learned", out)
+
+
+def print_replay(c, lead, learned, out=None):
+    """One line of a `compare_rules` result: each rule's spend ÷ plan, loss and share of moves
+    that differ from the final one, the learned rule named `learned`."""
+    a, b = c["2x"], c["learned"]
+    print(f"  {lead} {c['plan_nodes']:>8} nodes, {c['searches']} searches: 2x {a['spend']:.2f}, "
+          f"{a['loss_cp']:.2f} cp, {100 * a['changed']:.1f}%; {learned} (κ {b['kappa_cp']:.2f} cp) "
+          f"{b['spend']:.2f}, {b['loss_cp']:.2f} cp, {100 * b['changed']:.1f}%", file=out or sys.stdout)
 
 
 def main(argv=None):
@@ -454,9 +460,7 @@ def main(argv=None):
               "against the final move, share of moves that differ from it")
     for c in comparisons:
         a, b = c["2x"], c["learned"]
-        print(f"  plan {c['plan_nodes']:>8} nodes, {c['searches']} searches: 2x {a['spend']:.2f}, "
-              f"{a['loss_cp']:.2f} cp, {100 * a['changed']:.1f}%; learned (κ {b['kappa_cp']:.2f} cp) "
-              f"{b['spend']:.2f}, {b['loss_cp']:.2f} cp, {100 * b['changed']:.1f}%")
+        print_replay(c, "plan", "learned")
         if abs(b["spend"] - a["spend"]) > 0.02 * a["spend"]:
             print(f"    warning: no κ up to 1000 cp spends as the 2x rule does", file=sys.stderr)
         if b["kappa_cp"] > 100:
