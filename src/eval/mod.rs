@@ -34,6 +34,7 @@ pub mod nnue;
 #[rustfmt::skip]
 pub mod params;
 pub mod mgeg;
+pub mod mopup;
 
 mod bits;
 mod terms;

@@ -156,7 +156,7 @@ pub fn search_then(
     let limited;
     let limits = match limits.strength {
         Some(st) => {
-            limited = st.limit(limits);
+            limited = st.limit(limits, pos.board());
             &limited
         }
         None => limits,

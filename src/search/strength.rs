@@ -35,6 +35,13 @@
 //!    [`Strength::blunder_margin_cp`]: a real blunder, as MadChess makes with its
 //!    `blunderPer1024`. A won or lost position (a mate or a tablebase result) is played
 //!    straight, so a won game is still won.
+//!
+//! A bare king against mating material (`eval::mopup`) is played straight too, within the
+//! same node budget and think time: no blur and no choice among lines. Its evaluation is a
+//! gradient towards the mate, and an error there is not a plausible move but a step back,
+//! which a few of them turn into a draw by repetition or the fifty-move rule (issue 106).
+//! A weaker setting may mate more slowly, from its smaller search; it does not throw the
+//! ending away.
 //! 4. **A human-looking time.** A person neither answers at once nor thinks to the last
 //!    second. A move is not answered before a share of the time manager's soft budget (or
 //!    of the `movetime`) has passed, [`Strength::think_share`]: between 30 % and 60 % of it,
@@ -63,8 +70,10 @@
 //! budget gives the same move.
 
 use super::Limits;
+use crate::eval::mopup;
 use crate::score::is_decisive;
 use crate::time::{Answer, Mode, TimeLimit};
+use chess::Board;
 use std::time::Duration;
 
 /// The lowest `UCI_Elo`, and its default (Stockfish 15.1's).
@@ -100,6 +109,9 @@ pub const CURVE: [(i64, f64); 7] = [
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Strength {
     elo: i64,
+    /// Set for a root in a lone-king ending: the budget and the think time stay, the errors
+    /// go (see the module doc).
+    straight: bool,
 }
 
 /// The Elo of a `Skill Level`, by Stockfish 15.1's own mapping: its `Skill` turns `UCI_Elo`
@@ -128,6 +140,7 @@ impl Strength {
     pub fn at(elo: i64) -> Strength {
         Strength {
             elo: elo.clamp(MIN_ELO, MAX_ELO),
+            straight: false,
         }
     }
 
@@ -170,7 +183,7 @@ impl Strength {
     /// Root lines the search scores: [`LINES`] while the margin matters (5 cp or more),
     /// else one.
     pub fn lines(self) -> usize {
-        if self.margin_cp() >= MIN_MARGIN_CP {
+        if !self.straight && self.margin_cp() >= MIN_MARGIN_CP {
             LINES
         } else {
             1
@@ -198,17 +211,20 @@ impl Strength {
     /// What blurs the searcher's evaluations, if anything does at this level.
     pub fn blur(self) -> Option<Blur> {
         let amplitude = self.blur_cp();
-        (amplitude > 0).then_some(Blur {
+        (amplitude > 0 && !self.straight).then_some(Blur {
             salt: self.salt(),
             amplitude,
         })
     }
 
-    /// The limits of a search at this strength: the node budget (never more than the `go`
-    /// asked for); the time limits stay the time manager's.
-    pub fn limit(self, limits: &Limits) -> Limits {
+    /// The limits of a search from `root` at this strength: the node budget (never more than
+    /// the `go` asked for); the time limits stay the time manager's. A lone-king ending is
+    /// played straight.
+    pub fn limit(self, limits: &Limits, root: &Board) -> Limits {
         let mut limited = limits.clone();
         limited.mode = self.mode(&limits.mode);
+        let straight = self.straight || mopup::attacker(root).is_some();
+        limited.strength = Some(Strength { straight, ..self });
         limited
     }
 
@@ -248,7 +264,7 @@ impl Strength {
         let Some(&best) = scores.first() else {
             return 0;
         };
-        if scores.len() < 2 || is_decisive(best) {
+        if scores.len() < 2 || is_decisive(best) || self.straight {
             return 0;
         }
         let h = mix(key ^ self.salt() ^ CHOOSE_SALT);
@@ -490,6 +506,25 @@ mod tests {
         assert_eq!(top.lines(), 1);
         assert_eq!(top.mode(&clock), clock);
         assert_eq!(Strength::at(MIN_ELO).lines(), LINES);
+    }
+
+    /// A lone-king ending is played straight: the same node budget, no blur, one line, the
+    /// best move; any other root keeps every lever.
+    #[test]
+    fn a_lone_king_ending_is_played_straight() {
+        use std::str::FromStr;
+        let s = Strength::at(MIN_ELO);
+        let limits = Limits::default();
+        let mated = Board::from_str("7K/8/8/3k4/8/8/8/Q7 w - - 0 1").expect("test FEN");
+        let straight = s.limit(&limits, &mated).strength.expect("still limited");
+        assert_eq!(straight.nodes(), s.nodes());
+        assert!(straight.blur().is_none());
+        assert_eq!(straight.lines(), 1);
+        for key in 0..200u64 {
+            assert_eq!(straight.choose(mix(key), &[300, 290, 280]), 0);
+        }
+        let start = Board::default();
+        assert_eq!(s.limit(&limits, &start).strength, Some(s));
     }
 
     /// SplitMix64's first outputs from seed 0 (Vigna's splitmix64.c: the state advances by

@@ -2,8 +2,8 @@
 //! from its parent's when a move is made, so unmaking a move costs nothing.
 
 use super::Searcher;
-use crate::eval::evaluate;
 use crate::eval::nnue::{Accumulator, Delta, Network, EVAL_LIMIT_NNUE};
+use crate::eval::{evaluate, mopup};
 use crate::search::ordering::MAX_PLY;
 use chess::Board;
 use std::sync::Arc;
@@ -62,6 +62,8 @@ impl Searcher<'_> {
                 .clamp(-EVAL_LIMIT_NNUE, EVAL_LIMIT_NNUE),
             None => evaluate(board),
         };
+        // A bare king against mating material: driven to the edge (`eval::mopup`).
+        let eval = mopup::adjust(board, eval);
         // A strength limit's fixed error for this position (`search::strength`).
         match &self.blur {
             None => eval,
