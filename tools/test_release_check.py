@@ -40,7 +40,7 @@ def check(flags, *args):
 )
 class ReleaseCheck(unittest.TestCase):
     def test_a_level_the_processor_lacks_is_skipped_not_run(self):
-        run = check(V2, NATIVE, f"v3={NATIVE}")
+        run = check(V2, NATIVE, f"linux-x86_64-v3={NATIVE}")
         self.assertIn(
             "bench: skipped, this processor lacks x86-64-v3 "
             "(avx avx2 bmi1 bmi2 f16c fma abm movbe xsave)",
@@ -49,14 +49,14 @@ class ReleaseCheck(unittest.TestCase):
         self.assertNotIn("as native", run.stdout)
 
     def test_a_level_the_processor_has_must_match_the_native_node_count(self):
-        run = check(f"{V2} {V3}", NATIVE, f"v3={NATIVE}")
+        run = check(f"{V2} {V3}", NATIVE, f"linux-x86_64-v3={NATIVE}")
         nodes = [line for line in run.stdout.splitlines() if line.startswith("native bench:")]
         self.assertEqual(len(nodes), 1, run.stdout + run.stderr)
         count = nodes[0].split()[2]
         self.assertIn(f"bench: {count} nodes, as native", run.stdout)
 
     def test_a_dynamic_binary_fails(self):
-        run = check(V2, NATIVE, f"v2={NATIVE}")
+        run = check(V2, NATIVE, f"linux-x86_64-v2={NATIVE}")
         self.assertNotEqual(run.returncode, 0)
         self.assertIn("has a program interpreter", run.stderr)
 
@@ -68,15 +68,15 @@ class ReleaseCheck(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             stripped = os.path.join(tmp, "sandglass")
             subprocess.run(["strip", "-o", stripped, NATIVE], check=True)
-            run = check(V2, NATIVE, f"v3={stripped}")
+            run = check(V2, NATIVE, f"linux-x86_64-v3={stripped}")
         self.assertNotEqual(run.returncode, 0)
         self.assertIn("has no symbol of the sandglass crate", run.stderr)
-        unstripped = check(V2, NATIVE, f"v3={NATIVE}")
+        unstripped = check(V2, NATIVE, f"linux-x86_64-v3={NATIVE}")
         self.assertNotIn("has no symbol", unstripped.stderr)
 
     def test_avx_in_a_v2_binary_fails(self):
         """The native build of a processor with AVX has ymm instructions: as v2 it must fail."""
-        run = check(V2, NATIVE, f"v2={NATIVE}")
+        run = check(V2, NATIVE, f"linux-x86_64-v2={NATIVE}")
         native = [line for line in run.stdout.splitlines() if "engine's code:" in line][0]
         if native.split()[2] == "0":
             self.skipTest("the native build has no AVX instruction on this processor")
