@@ -47,7 +47,7 @@ fn start_infinite(e: &mut Engine, position: &str, go: &str, depth: u64) {
 #[test]
 fn the_line_checker_rejects_garbled_output() {
     let good = [
-        "id name Sandglass 1.1.0",
+        "id name Sandglass 1.2.0",
         "option name Hash type spin default 16 min 1 max 32768",
         "uciok",
         "readyok",
