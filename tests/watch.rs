@@ -490,8 +490,13 @@ fn a_game_seen_through_the_event_stream_and_saved() {
 /// `info` lines say and that it does not say why it stopped, and `tm --pgn` replays the game.
 #[test]
 fn another_uci_program_plays_black() {
-    // The command is split as a shell splits it: quoted, the path may hold anything.
-    let command = format!("\"{}\"", BIN.replace('\\', "\\\\").replace('"', "\\\""));
+    // The command is quoted as this platform's programs quote theirs (issue 105): quoted, the
+    // path may hold spaces, and on Windows its backslashes stay as they are.
+    let command = if cfg!(windows) {
+        format!("\"{BIN}\"")
+    } else {
+        format!("\"{}\"", BIN.replace('\\', "\\\\").replace('"', "\\\""))
+    };
     let scratch = Scratch::new("watch-uci");
     let save = scratch.join("vs");
     let w = Watch::start(&[
