@@ -36,9 +36,9 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Start `command` (the program and its arguments, split as a shell splits them:
-    /// [`super::args::split_command`]), and wait up to
-    /// `timeout` for `uciok` and, after the options `settings` (name, value), for `readyok`.
+    /// Start `command` (the program and its arguments, split as this platform's programs
+    /// split a command line: [`super::args::split_command`]), and wait up to `timeout` for
+    /// `uciok` and, after the options `settings` (name, value), for `readyok`.
     pub fn start(
         command: &str,
         flag: &str,
@@ -50,8 +50,7 @@ impl EngineProcess {
         let Some((program, args)) = words.split_first() else {
             return Err(format!("{flag}: no command given"));
         };
-        let mut child = Command::new(program)
-            .args(args)
+        let mut child = own_process_group(Command::new(program).args(args))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -79,7 +78,7 @@ impl EngineProcess {
             });
         }
         let mut engine = EngineProcess {
-            name: program.rsplit('/').next().unwrap_or(program).to_string(),
+            name: program_name(program),
             command: command.to_string(),
             flag: flag.to_string(),
             child,
@@ -279,6 +278,37 @@ impl Drop for EngineProcess {
     }
 }
 
+/// The program in a process group of its own, so that a Ctrl-C at the terminal (or the
+/// Windows console) reaches `watch` alone: the game ends, is saved as stopped, and the
+/// program is told `stop` and `quit`. In the terminal's group the program would die of the
+/// same Ctrl-C, and could be seen to die first: the game would be saved as lost by it.
+fn own_process_group(command: &mut Command) -> &mut Command {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0)
+    }
+    #[cfg(windows)]
+    {
+        use std::os::windows::process::CommandExt;
+        const CREATE_NEW_PROCESS_GROUP: u32 = 0x0000_0200;
+        command.creation_flags(CREATE_NEW_PROCESS_GROUP)
+    }
+    #[cfg(not(any(unix, windows)))]
+    command
+}
+
+/// The program's name until it says its own (`id name`): its file's, from a path with either
+/// separator, since a Windows path may use both.
+fn program_name(program: &str) -> String {
+    let file = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    file.strip_suffix(".exe")
+        .or_else(|| file.strip_suffix(".EXE"))
+        .filter(|stem| !stem.is_empty())
+        .unwrap_or(file)
+        .to_string()
+}
+
 fn thought(best: ChessMove, spent: Duration, score: Option<i32>, depth: u32) -> Thought {
     Thought {
         best,
@@ -383,6 +413,20 @@ pub fn read_info(line: &str, pos: &Position) -> Option<Info> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_program_is_named_by_its_file() {
+        for (program, name) in [
+            ("/usr/games/stockfish", "stockfish"),
+            (r"C:\Engines\sf.exe", "sf"),
+            ("C:/Engines/Lc0.EXE", "Lc0"),
+            (r"..\bin/eng", "eng"),
+            ("stockfish", "stockfish"),
+            (".exe", ".exe"),
+        ] {
+            assert_eq!(program_name(program), name, "{program}");
+        }
+    }
 
     #[test]
     fn info_lines_are_read() {
