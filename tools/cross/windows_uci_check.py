@@ -13,7 +13,10 @@ of the engine:
   on drive Y: (made for the check in Wine's prefix; the engine runs on Z:, so a path that
   lost its drive letter would not find them) are opened and probed (a king-and-queen win
   scores in the tablebase band, with tbhits);
-- bad values with Windows paths: one `info string error` line each, and the engine goes on.
+- bad values with Windows paths: one `info string error` line each, and the engine goes on;
+- `watch`: the page is served (its state read over HTTP) and a short game is played to its
+  end against a copy of the .exe named as a Windows GUI names it, quoted, with spaces
+  (`--black-cmd "Y:\engines dir\black engine.exe"`); the page and the PGN are saved.
 
 Needs tools/cross/toolchain.sh's Wine prefix (tools/cross/run.sh runs the .exe). Prints one
 line a check and exits non-zero on the first failure. Python's standard library only.
@@ -25,6 +28,8 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
+import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUN = os.path.join(ROOT, "tools", "cross", "run.sh")
@@ -33,6 +38,8 @@ PREFIX = os.path.join(ROOT, "target", "cross", "wine", "prefix")
 # Generous: Wine's first start in a fresh prefix, on a loaded two-core machine.
 TIMEOUT = 60.0
 KQK = "8/8/8/8/8/3k4/8/3KQ3 w - - 0 1"
+# King and queen against king, mated in a few moves: `watch`'s game is short.
+SHORT_GAME = "8/8/8/4k3/8/8/8/3QK3 w - - 0 1"
 
 
 class Failure(Exception):
@@ -174,10 +181,6 @@ def check_syzygy_path(exe):
     for name in os.listdir(source):
         if name.endswith((".rtbw", ".rtbz")):
             shutil.copyfile(os.path.join(source, name), os.path.join(folder, name))
-    drive = os.path.join(PREFIX, "dosdevices", "y:")
-    if os.path.lexists(drive):
-        os.remove(drive)
-    os.symlink(WORK, drive)
     missing = "C:\\no such folder"
     value = f"{missing};Y:\\syzygy tables"
     engine = Engine(exe)
@@ -214,12 +217,74 @@ def check_bad_paths(exe):
     return "a bad EvalFile and SyzygyPath: one error line each, and the engine plays on"
 
 
+def y_drive():
+    """Drive Y: of the Wine prefix, made for these checks: WORK's folder."""
+    os.makedirs(WORK, exist_ok=True)
+    drive = os.path.join(PREFIX, "dosdevices", "y:")
+    if os.path.lexists(drive):
+        os.remove(drive)
+    os.symlink(WORK, drive)
+
+
+def check_watch(exe):
+    folder = os.path.join(WORK, "engines dir")
+    os.makedirs(folder, exist_ok=True)
+    shutil.copyfile(exe, os.path.join(folder, "black engine.exe"))
+    save = os.path.join(WORK, "watch game")
+    for ending in [".pgn", ".html"]:
+        if os.path.exists(save + ending):
+            os.remove(save + ending)
+    black = '"Y:\\engines dir\\black engine.exe"'
+    process = subprocess.Popen(
+        [RUN, exe, "watch", "--port", "0", "--no-wait", "--tc", "10/2", "--fen", SHORT_GAME,
+         "--black-cmd", black, "--linger", "1", "--save", windows_path(save)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        url = None
+        said = []
+        for line in process.stdout:
+            said.append(line.rstrip())
+            if "open http://" in line:
+                url = line[line.index("http://"):].split()[0].rstrip("/")
+                break
+        if url is None:
+            raise Failure(f"watch printed no address: {said} {process.stderr.read()}")
+        with urllib.request.urlopen(url + "/state.json", timeout=TIMEOUT) as answer:
+            state = answer.read().decode()
+        if answer.status != 200 or '"kind":"uci"' not in state:
+            raise Failure(f"watch's state: {answer.status} {state[:200]}")
+        code = process.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        raise Failure("watch's game did not end within 120 s")
+    finally:
+        if process.poll() is None:
+            process.kill()
+    if code != 0:
+        raise Failure(f"watch ended with exit code {code}: {process.stderr.read()[-500:]}")
+    with open(save + ".pgn") as pgn_file:
+        pgn = pgn_file.read()
+    if "1... " not in pgn or "[Result " not in pgn:
+        raise Failure(f"the saved PGN: {pgn[:300]}")
+    if not os.path.getsize(save + ".html"):
+        raise Failure("the saved page is empty")
+    result = pgn.split('[Result "')[1].split('"')[0]
+    return f"watch: page served at {url}, a game against --black-cmd {black} played to {result}, saved"
+
+
 def main():
     if len(sys.argv) != 2 or not os.path.isfile(sys.argv[1]):
         print("usage: windows_uci_check.py SANDGLASS.EXE", file=sys.stderr)
         return 2
     exe = sys.argv[1]
-    checks = [check_handshake_and_threads, check_eval_file, check_syzygy_path, check_bad_paths]
+    y_drive()
+    checks = [
+        check_handshake_and_threads,
+        check_eval_file,
+        check_syzygy_path,
+        check_bad_paths,
+        check_watch,
+    ]
     for check in checks:
         try:
             print(f"ok: {check(exe)}", flush=True)
