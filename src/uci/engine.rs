@@ -803,6 +803,7 @@ mod tests {
             best: None,
             ponder: None,
             score: 0,
+            bound: ScoreBound::Exact,
             depth: 9,
             nodes: 1,
             reason,
@@ -858,5 +859,37 @@ mod tests {
         let hand = score(&by_hand);
         assert_eq!(network.abs(), 3000, "{network}");
         assert!(hand.abs() < 500, "{hand}");
+    }
+
+    /// A bound is printed as one, after the score (and its odds): a GUI must not take a
+    /// fail-high's score, or a move played on one, for the move's exact score.
+    #[test]
+    fn a_bound_is_printed_with_its_score() {
+        let pos = Position::startpos();
+        let info = |score, bound| Info {
+            depth: 12,
+            seldepth: 15,
+            multipv: 1,
+            score,
+            bound,
+            nodes: 1000,
+            time: Duration::from_millis(10),
+            hashfull: 0,
+            tbhits: None,
+            pv: vec![ChessMove::new(chess::Square::E2, chess::Square::E4, None)],
+        };
+        let line = |score, bound, wdl| format_info(&pos, &info(score, bound), wdl);
+        assert!(line(50, ScoreBound::Lower, false).contains(" score cp 50 lowerbound nodes "));
+        assert!(line(-50, ScoreBound::Upper, false).contains(" score cp -50 upperbound nodes "));
+        assert!(
+            line(score::MATE - 5, ScoreBound::Lower, false).contains(" score mate 3 lowerbound ")
+        );
+        assert!(line(50, ScoreBound::Exact, false).contains(" score cp 50 nodes "));
+        let odds = line(50, ScoreBound::Lower, true);
+        let at = |word: &str| odds.find(word).unwrap_or(usize::MAX);
+        assert!(
+            at(" wdl ") < at(" lowerbound ") && at(" lowerbound ") < at(" nodes "),
+            "{odds}"
+        );
     }
 }
