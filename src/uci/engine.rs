@@ -269,15 +269,17 @@ impl Engine {
         true
     }
 
-    /// `quit`: no more output, stop the search, and return so the process exits with 0.
+    /// `quit` (or the end of input): stop the search, which answers its `go` with the best
+    /// move found so far, as Stockfish does; then no more output, and return so the process
+    /// exits with 0.
     pub fn quit(&mut self) {
-        silence();
         // No table is resized or cleared on the way out.
         self.deferred.clear();
         self.finish_search();
+        silence();
     }
 
-    /// Stop a running search and wait for it (it prints its own bestmove unless silenced);
+    /// Stop a running search and wait for it (it prints its own bestmove);
     /// the time it spent is recorded for the time manager, and the `setoption`s deferred
     /// until its answer are carried out.
     fn finish_search(&mut self) {
