@@ -7,8 +7,10 @@
 
 use super::player::{pv_san, record_iteration, Failure, Thought, Turn};
 use super::state::{Iteration, PlayerInfo, Shared};
+use crate::eval::EVAL_LIMIT;
 use crate::position::{Position, UciMove};
-use crate::score::{MATE, MATE_BOUND};
+use crate::score::MATE;
+use crate::search::ScoreBound;
 use chess::ChessMove;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -314,6 +316,8 @@ fn thought(best: ChessMove, spent: Duration, score: Option<i32>, depth: u32) -> 
         best,
         spent_ms: i64::try_from(spent.as_millis()).unwrap_or(i64::MAX),
         score,
+        // Bound lines are not read as the score (`read_info`).
+        bound: ScoreBound::Exact,
         depth,
         reason: "the program does not say why it stopped".to_string(),
         detail: String::new(),
@@ -354,7 +358,9 @@ pub fn read_info(line: &str, pos: &Position) -> Option<Info> {
             "score" => {
                 let value: Option<i32> = words.get(i + 2).and_then(|v| v.parse().ok());
                 score = match (next, value) {
-                    ("cp", Some(v)) => Some(v.clamp(1 - MATE_BOUND, MATE_BOUND - 1)),
+                    // Within the evaluation's range: a larger score (another engine's
+                    // tablebase win) would read as one of the search's decided scores.
+                    ("cp", Some(v)) => Some(v.clamp(-EVAL_LIMIT, EVAL_LIMIT)),
                     // Mates in plies from the root, as `score.rs` counts them.
                     ("mate", Some(m)) if m > 0 => {
                         Some(MATE - m.saturating_mul(2).saturating_sub(1).min(1000))
@@ -450,6 +456,9 @@ mod tests {
         assert_eq!(mate.and_then(|m| m.score), Some(MATE - 3));
         let mated = read_info("info depth 5 score mate -1 pv e2e4", &pos);
         assert_eq!(mated.and_then(|m| m.score), Some(-MATE + 2));
+        // Another engine's tablebase win is a large evaluation, not a decided score.
+        let won = read_info("info depth 30 score cp 20000 pv e2e4", &pos);
+        assert_eq!(won.and_then(|w| w.score), Some(EVAL_LIMIT));
         assert!(read_info("info string depth 3", &pos).is_none());
         assert!(read_info("info currmove e2e4 currmovenumber 1", &pos).is_none());
         assert!(read_info("bestmove e2e4", &pos).is_none());

@@ -198,10 +198,7 @@ pub fn play(players: &mut [Player; 2], setup: &Setup, shared: &Arc<Shared>) -> F
                     san: text.clone(),
                     spent_ms: thought.spent_ms,
                     clock_after_ms: clock_after,
-                    score: thought
-                        .score
-                        .map(crate::tools::selfplay::score_text)
-                        .unwrap_or_default(),
+                    score: thought.score_shown(),
                     depth: thought.depth,
                     reason: thought.reason.clone(),
                     detail: thought.detail.clone(),
