@@ -162,9 +162,11 @@ fn a_path_without_tables_is_answered_and_the_engine_plays_on() {
         engine.send("ucinewgame");
         engine.send(&format!("setoption name SyzygyPath value {path}"));
         let said = engine.sync();
+        // One line a mistake (issue 106): a folder that cannot be read is not also said to
+        // hold no tables.
+        let errors: Vec<_> = said.iter().filter(|l| l.is_error()).collect();
         assert!(
-            said.iter()
-                .any(|l| l.is_error() && l.text.contains("SyzygyPath")),
+            errors.len() == 1 && errors[0].text.contains("SyzygyPath"),
             "{path}: {said:?}"
         );
         engine.send(&format!("position fen {KQ_KR_WIN}"));

@@ -182,7 +182,8 @@ impl Tablebases {
         let wdl = mirror(&found.wdl);
         let dtz = mirror(&found.dtz);
         if wdl.is_empty() {
-            if !dirs.is_empty() {
+            // A folder that cannot be read has said so already: one line a mistake.
+            if !dirs.is_empty() && problems.is_empty() {
                 problems.push(format!("no usable Syzygy tables in '{path}'"));
             }
             return Ok(Opened {
