@@ -29,8 +29,9 @@ pub struct Entry {
     pub mv: Option<ChessMove>,
     /// The score, with mates counted from the root of the search that stores or probes it.
     pub score: i32,
-    /// The static evaluation of the position, so a hit saves calling the evaluation.
-    pub eval: i32,
+    /// The static evaluation of the position, so a hit saves calling the evaluation; None
+    /// where none was taken (a node in check), which a reader must evaluate for itself.
+    pub eval: Option<i32>,
     pub depth: i32,
     pub bound: Bound,
 }
@@ -46,6 +47,10 @@ struct Packed {
     bound: u8,
     age: u8,
 }
+
+/// The packed evaluation of an entry without one: no evaluation comes near it (they are at
+/// most `eval::EVAL_LIMIT`, 15,000).
+const NO_EVAL: i32 = i16::MIN as i32;
 
 /// All-zero bytes are an empty slot: `memory::Buckets` makes every table that way.
 struct Slot {
@@ -277,8 +282,10 @@ impl TranspositionTable {
     }
 
     /// Scores near mate are stored relative to the node, not the root, so that they stay
-    /// right when the position is reached at another distance from the root.
-    pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
+    /// right when the position is reached at another distance from the root; the node's
+    /// fifty-move counter (`halfmove_clock`) says how far such a score may be trusted
+    /// (`score::score_from_tt`).
+    pub fn probe(&self, key: u64, ply: usize, halfmove_clock: u32) -> Option<Entry> {
         for slot in &self.bucket(key).slots {
             let data = slot.data.load(Relaxed);
             if data != 0 && slot.check.load(Relaxed) ^ data == key {
@@ -290,8 +297,8 @@ impl TranspositionTable {
                 };
                 return Some(Entry {
                     mv: decode_move(p.mv),
-                    score: score_from_tt(p.score, ply),
-                    eval: p.eval,
+                    score: score_from_tt(p.score, ply, halfmove_clock),
+                    eval: (p.eval != NO_EVAL).then_some(p.eval),
                     depth: p.depth,
                     bound,
                 });
@@ -348,7 +355,9 @@ impl TranspositionTable {
             Packed {
                 mv,
                 score: score_to_tt(entry.score, ply),
-                eval: entry.eval,
+                eval: entry
+                    .eval
+                    .map_or(NO_EVAL, |e| e.clamp(NO_EVAL + 1, i16::MAX.into())),
                 depth: entry.depth,
                 bound: entry.bound as u8,
                 age,
@@ -396,20 +405,26 @@ mod tests {
         let entry = Entry {
             mv: Some(m),
             score: -123,
-            eval: 45,
+            eval: Some(45),
             depth: 7,
             bound: Bound::Lower,
         };
         tt.store(0xDEAD_BEEF, 0, entry);
-        let hit = tt.probe(0xDEAD_BEEF, 0).unwrap();
+        let hit = tt.probe(0xDEAD_BEEF, 0, 0).unwrap();
         assert_eq!(
             (hit.mv, hit.score, hit.eval, hit.depth),
-            (Some(m), -123, 45, 7)
+            (Some(m), -123, Some(45), 7)
         );
         assert_eq!(hit.bound, Bound::Lower);
-        assert!(tt.probe(0xDEAD_BEEE, 0).is_none());
+        assert!(tt.probe(0xDEAD_BEEE, 0, 0).is_none());
+        // A node in check stores no evaluation, and a reader is told so rather than given a
+        // number to correct (a stored -31,000 once read as a score in the tablebase band).
+        for eval in [None, Some(-15_000), Some(15_000), Some(0)] {
+            tt.store(0xF00D, 0, Entry { eval, ..entry });
+            assert_eq!(tt.probe(0xF00D, 0, 0).map(|e| e.eval), Some(eval));
+        }
         tt.clear();
-        assert!(tt.probe(0xDEAD_BEEF, 0).is_none());
+        assert!(tt.probe(0xDEAD_BEEF, 0, 0).is_none());
     }
 
     /// A shallower result the table declines to keep still leaves its best move, and the
@@ -424,7 +439,7 @@ mod tests {
         let deep = Entry {
             mv: Some(old),
             score: 30,
-            eval: 10,
+            eval: Some(10),
             depth: 12,
             bound: Bound::Lower,
         };
@@ -432,12 +447,12 @@ mod tests {
         let shallow = Entry {
             mv: Some(new),
             score: -50,
-            eval: 10,
+            eval: Some(10),
             depth: 4,
             bound: Bound::Upper,
         };
         tt.store(7, 0, shallow);
-        let hit = tt.probe(7, 0).expect("kept");
+        let hit = tt.probe(7, 0, 0).expect("kept");
         assert_eq!(
             hit,
             Entry {
@@ -455,7 +470,7 @@ mod tests {
             },
         );
         assert_eq!(
-            tt.probe(7, 0),
+            tt.probe(7, 0, 0),
             Some(Entry {
                 mv: Some(new),
                 ..deep
@@ -485,7 +500,7 @@ mod tests {
         let entry = Entry {
             mv: Some(m),
             score: 1,
-            eval: 2,
+            eval: Some(2),
             depth: 3,
             bound: Bound::Exact,
         };
@@ -493,7 +508,7 @@ mod tests {
         // Beyond the largest size the option offers: refused, contents kept.
         assert!(tt.resize(MAX_MB + 1).is_err());
         assert_eq!(tt.size_mb(), 2);
-        assert_eq!(tt.probe(42, 0).map(|e| e.mv), Some(Some(m)));
+        assert_eq!(tt.probe(42, 0, 0).map(|e| e.mv), Some(Some(m)));
         assert!(tt.resize(1).is_ok());
         assert_eq!(tt.size_mb(), 1);
     }

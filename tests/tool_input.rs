@@ -352,3 +352,22 @@ fn a_missing_network_and_a_file_that_is_not_one_are_refused_alike() {
     }
     e.finish();
 }
+
+/// `--syzygy-path /nonexistent` printed three lines for one mistake (issue 106): the folder,
+/// then "no usable Syzygy tables", then "no usable tables". A tool says what is wrong once.
+#[test]
+fn a_tablebase_folder_that_cannot_be_read_is_one_line() {
+    for args in [
+        &["bench", "1", "--syzygy-path", "/nonexistent"][..],
+        &["probe", "--syzygy-path", "/nonexistent"][..],
+    ] {
+        let stderr = refused(args, "cannot read folder /nonexistent");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+    let empty = Scratch::new("no-tables");
+    let stderr = refused(
+        &["probe", "--syzygy-path", arg(empty.path())],
+        "no usable Syzygy tables in",
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

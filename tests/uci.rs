@@ -47,7 +47,7 @@ fn start_infinite(e: &mut Engine, position: &str, go: &str, depth: u64) {
 #[test]
 fn the_line_checker_rejects_garbled_output() {
     let good = [
-        "id name Sandglass 1.1.0",
+        "id name Sandglass 1.2.0",
         "option name Hash type spin default 16 min 1 max 32768",
         "uciok",
         "readyok",
@@ -724,8 +724,10 @@ fn go_during_a_search_answers_the_first_search_first() {
     e.finish();
 }
 
+/// `quit` during a search: the search answers its `go` with the best move found so far (as
+/// Stockfish does), then nothing more is printed or read, and the process exits with 0.
 #[test]
-fn quit_during_a_search_exits_0_within_1s_silently() {
+fn quit_during_a_search_answers_once_and_exits_0_within_1s() {
     let _s = serial();
     let mut e = Engine::ready();
     start_infinite(&mut e, "position startpos", "go infinite", 3);
@@ -735,10 +737,7 @@ fn quit_during_a_search_exits_0_within_1s_silently() {
         e.fail("no exit within 10 s of quit during a search");
     };
     let after = e.collect_for(Duration::from_secs(2));
-    if let Some(l) = after.iter().find(|l| !l.starts("info ")) {
-        let text = l.text.clone();
-        e.fail(&format!("printed {text:?} after quit"));
-    }
+    answered_once_then_silent(&mut e, &after, "quit");
     if !status.success() {
         e.fail(&format!("exit status {status} after quit"));
     }
@@ -749,8 +748,32 @@ fn quit_during_a_search_exits_0_within_1s_silently() {
     e.assert_no_panic();
 }
 
+/// The lines after `what` ended a search: exactly one legal `bestmove`, and nothing but
+/// `info` lines before it and nothing at all after it.
+fn answered_once_then_silent(e: &mut Engine, after: &[Line], what: &str) {
+    let n = count_bestmoves(after);
+    if n != 1 {
+        e.fail(&format!("{what} during a search gave {n} bestmoves, not 1"));
+    }
+    let at = after.iter().position(|l| l.is_bestmove()).unwrap_or(0);
+    if let Some(l) = after[..at].iter().find(|l| !l.starts("info ")) {
+        let text = l.text.clone();
+        e.fail(&format!("printed {text:?} after {what}"));
+    }
+    if let Some(l) = after.get(at + 1) {
+        let text = l.text.clone();
+        e.fail(&format!(
+            "printed {text:?} after the bestmove that answered {what}"
+        ));
+    }
+    let best = after[at].best().to_string();
+    if !is_move_text(&best) {
+        e.fail(&format!("bestmove {best} after {what} is not a move"));
+    }
+}
+
 #[test]
-fn eof_during_a_search_exits_0_within_1s() {
+fn eof_during_a_search_answers_once_and_exits_0_within_1s() {
     let _s = serial();
     let mut e = Engine::ready();
     start_infinite(&mut e, "position startpos", "go infinite", 3);
@@ -758,6 +781,8 @@ fn eof_during_a_search_exits_0_within_1s() {
     let Some((status, exited)) = e.wait_exit(Duration::from_secs(10)) else {
         e.fail("no exit within 10 s of end of input during a search");
     };
+    let after = e.collect_for(Duration::from_secs(2));
+    answered_once_then_silent(&mut e, &after, "end of input");
     if !status.success() {
         e.fail(&format!("exit status {status} at end of input"));
     }
@@ -767,6 +792,22 @@ fn eof_during_a_search_exits_0_within_1s() {
             "exit {took:.0} ms after end of input (bound 1000 ms)"
         ));
     }
+    e.assert_no_panic();
+}
+
+/// `printf 'position startpos\ngo depth 10\n' | sandglass`: the input ends while the search
+/// runs, and the search still answers, once (issue 106).
+#[test]
+fn a_piped_go_gets_its_bestmove() {
+    let _s = serial();
+    let mut e = Engine::start();
+    e.send_raw(b"position startpos\ngo depth 10\n");
+    e.close_stdin();
+    if e.wait_exit(Duration::from_secs(10)).is_none() {
+        e.fail("no exit within 10 s of end of input");
+    }
+    let lines = e.collect_for(Duration::from_secs(2));
+    answered_once_then_silent(&mut e, &lines, "end of input");
     e.assert_no_panic();
 }
 

@@ -135,6 +135,58 @@ fn go_nodes_0_is_go_without_a_limit() {
     e.finish();
 }
 
+/// King and queen against king, played by the engine against itself at 200,000 nodes a move
+/// from one `ucinewgame` (issue 106): every score it prints, bounds included, is an
+/// evaluation or a mate the position allows. No mate here takes more than 10 moves, so no
+/// `mate N` may say more than 10 for either side, and no `cp` may lie beyond the
+/// evaluation's 15,000 (the tablebase band, with no tables). Before the table capped a
+/// stored mate's distance and the window's edge was shown for a fail, this game printed
+/// `mate 146 lowerbound` at ply 39 and `cp 20913 lowerbound` at ply 89.
+#[test]
+fn king_and_queen_against_king_reports_only_true_scores() {
+    const FEN: &str = "7K/8/8/3k4/8/8/8/Q7 w - - 0 1";
+    let _s = serial();
+    let mut e = Engine::ready();
+    e.send("ucinewgame");
+    let mut pos = Position::from_fen(FEN).expect("test FEN");
+    let mut moves: Vec<String> = Vec::new();
+    // Until mate, a threefold repetition or the fifty-move rule.
+    while !pos.legal_moves().is_empty() && !pos.is_threefold() && pos.halfmove_clock() < 100 {
+        let listed = if moves.is_empty() {
+            String::new()
+        } else {
+            format!(" moves {}", moves.join(" "))
+        };
+        e.send(&format!("position fen {FEN}{listed}"));
+        e.send("go nodes 200000");
+        let lines = e.until_bestmove(LIVE);
+        for l in &lines {
+            let Some(score) = l.score() else { continue };
+            let (kind, value) = score.split_once(' ').unwrap_or_default();
+            let value: i64 = value.parse().unwrap_or(i64::MAX);
+            let true_score = match kind {
+                "cp" => value.abs() <= 15_000,
+                "mate" => value.abs() <= 10,
+                _ => false,
+            };
+            if !true_score {
+                let text = l.text.clone();
+                e.fail(&format!("ply {}: {text}", moves.len() + 1));
+            }
+        }
+        let best = lines
+            .last()
+            .map(|l| l.best().to_string())
+            .unwrap_or_default();
+        match pos.parse_move(&best) {
+            Ok(UciMove::Move(m)) => pos.make_move(m),
+            _ => e.fail(&format!("bestmove {best} is not legal in {}", pos.fen())),
+        }
+        moves.push(best);
+    }
+    e.finish();
+}
+
 /// Plays `pv` from `fen`: Err if a move is illegal (or a null move), else whether the line
 /// ends in checkmate.
 fn ends_in_mate(fen: &str, pv: &[&str]) -> Result<bool, String> {

@@ -1,7 +1,8 @@
 //! `sandglass watch` over loopback, as a page and a script see it (issue 89): the event
 //! stream and its JSON while a short game is played, the controls, the page and the PGN saved
 //! at the end (which `tm --pgn` replays to the very pictures the page shows), another UCI
-//! program as a player, and bad input (one line on stderr and exit code 2).
+//! program as a player, a game ended by SIGTERM and saved, and bad input (one line on stderr
+//! and exit code 2).
 //!
 //! The page in a real browser is `make browser-test` (`tools/watch_browser.py`).
 
@@ -490,8 +491,13 @@ fn a_game_seen_through_the_event_stream_and_saved() {
 /// `info` lines say and that it does not say why it stopped, and `tm --pgn` replays the game.
 #[test]
 fn another_uci_program_plays_black() {
-    // The command is split as a shell splits it: quoted, the path may hold anything.
-    let command = format!("\"{}\"", BIN.replace('\\', "\\\\").replace('"', "\\\""));
+    // The command is quoted as this platform's programs quote theirs (issue 105): quoted, the
+    // path may hold spaces, and on Windows its backslashes stay as they are.
+    let command = if cfg!(windows) {
+        format!("\"{BIN}\"")
+    } else {
+        format!("\"{}\"", BIN.replace('\\', "\\\\").replace('"', "\\\""))
+    };
     let scratch = Scratch::new("watch-uci");
     let save = scratch.join("vs");
     let w = Watch::start(&[
@@ -545,6 +551,50 @@ fn another_uci_program_plays_black() {
         0,
     );
     assert_eq!(shown[0], drawn.trim());
+}
+
+/// SIGTERM (a `kill`, a service manager) ends the game as Ctrl-C does (issue 106): what was
+/// played is saved as PATH.pgn and PATH.html, and the exit code is 1, a game not played out.
+#[cfg(unix)]
+#[test]
+fn sigterm_saves_the_game_as_ctrl_c_does() {
+    let scratch = Scratch::new("watch-term");
+    let save = scratch.join("stopped");
+    // A control long enough that the game is far from over when the signal comes.
+    let w = Watch::start(&[
+        "--port",
+        "0",
+        "--no-wait",
+        "--tc",
+        "20+0.2",
+        "--linger",
+        "0",
+        "--save",
+        arg(&save),
+    ]);
+    let deadline = Instant::now() + GAME_LIMIT;
+    loop {
+        let (_, state) = http(w.port, "GET", "/state.json", "");
+        if state.contains("\"moves\":[{") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no first move: {state}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = i32::try_from(w.child.id()).expect("a process id");
+    // SAFETY: a signal to the child this test started and has not yet waited for.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0, "kill -TERM");
+    let (status, out, err) = w.finish();
+    assert_eq!(status.code(), Some(1), "{status}\n{out}\n{err}");
+    let stopped = "stopped by Ctrl-C or a request to end";
+    assert!(out.contains(stopped), "{out}");
+    let pgn = std::fs::read_to_string(scratch.join("stopped.pgn")).expect("the PGN");
+    assert!(
+        pgn.contains("[Result \"*\"]") && pgn.contains("1. "),
+        "{pgn}"
+    );
+    let html = std::fs::read_to_string(scratch.join("stopped.html")).expect("the page");
+    assert!(html.contains("<body class=\"saved\">") && html.contains(stopped));
 }
 
 /// `sandglass watch args` run to its end with nothing listening: status, stdout, stderr.

@@ -2,27 +2,31 @@
 # The checks `make release` runs on the binaries it is about to put in dist/, before any of
 # them is copied there:
 #
-#   tools/release_check.sh NATIVE LEVEL=BINARY [LEVEL=BINARY ...]     (LEVEL: v2 or v3)
-#   tools/release_check.sh --can-run LEVEL      (succeeds if this processor runs LEVEL)
+#   tools/release_check.sh NATIVE NAME=BINARY [NAME=BINARY ...]
+#     NAME: linux-x86_64-v2, linux-x86_64-v3, windows-x86_64-v2, windows-x86_64-v3 or
+#           linux-aarch64, as the binary is named in dist/
+#   tools/release_check.sh --can-run LEVEL      (succeeds if this processor runs x86-64-LEVEL)
 #
-# 1. Static: no program interpreter and no shared library needed, so the binary runs on any
-#    x86-64 Linux whatever its C library.
-# 2. No instruction above its level in the engine's own code: RUSTFLAGS replaces
-#    .cargo/config.toml's target-cpu=native rather than adding to it, and this is what proves
-#    it. A v2 binary has no AVX register (ymm, zmm) and no BMI1, BMI2, LZCNT or MOVBE
-#    instruction (pext and the like); a v3 binary no AVX-512 register (zmm).
+# 1. Self-contained. A Linux binary is static: no program interpreter and no shared library
+#    needed, so it runs on any Linux whatever its C library. A Windows binary imports only
+#    Windows' own DLLs (no libgcc_s_seh-1.dll or libwinpthread-1.dll beside it).
+# 2. No instruction above its level in the engine's own code (x86-64 only): RUSTFLAGS
+#    replaces .cargo/config.toml's target-cpu=native rather than adding to it, and this is
+#    what proves it. A v2 binary has no AVX register (ymm, zmm) and no BMI1, BMI2, LZCNT or
+#    MOVBE instruction (pext and the like); a v3 binary no AVX-512 register (zmm).
 #    Only functions of the sandglass crate are counted: static glibc carries AVX2 and AVX-512
 #    copies of memcpy and friends that it picks at run time, as dependencies may, and those
-#    are safe on any processor.
+#    are safe on any processor. An ARM binary must be an aarch64 one.
 # 3. Same search: each binary's `bench` node count equals NATIVE's, as a build with other
-#    instructions must search the same tree. A level this processor lacks cannot be run here:
-#    its bench is skipped with a message, not crashed into.
+#    instructions must search the same tree; a Windows binary runs under Wine and an ARM one
+#    under qemu-aarch64 (tools/cross/run.sh). A level this processor lacks cannot be run
+#    here: its bench is skipped with a message, not crashed into.
 #
 # Exits non-zero if any check fails.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
-  echo "usage: $0 NATIVE LEVEL=BINARY [LEVEL=BINARY ...] | --can-run LEVEL" >&2
+  echo "usage: $0 NATIVE NAME=BINARY [NAME=BINARY ...] | --can-run LEVEL" >&2
   exit 2
 fi
 failed=0
@@ -32,9 +36,21 @@ fail() {
   failed=1
 }
 
+run=$(dirname "$0")/cross/run.sh
+
 # The last line of `bench` is `<nodes> nodes <nps> nps`; a binary that crashes prints none.
 bench_nodes() {
-  { "$1" bench 2>/dev/null || true; } | tail -n 1 | awk '$2 == "nodes" { print $1 }'
+  { "$run" "$1" bench 2>/dev/null || true; } | tail -n 1 | awk '$2 == "nodes" { print $1 }'
+}
+
+# Windows' own DLLs, the only ones a Windows binary may import (lower case). api-ms-win-*
+# are the API sets every Windows from 7 on resolves; bcryptprimitives.dll is Windows 10's.
+windows_dlls=" advapi32.dll bcryptprimitives.dll kernel32.dll msvcrt.dll ntdll.dll \
+userenv.dll ws2_32.dll "
+
+# The DLLs a PE file imports, one a line, in lower case.
+imported_dlls() {
+  objdump -p "$1" | awk '/DLL Name:/ { print tolower($3) }' | sort -u
 }
 
 # "<functions> <ymm> <zmm> <bmi>" in the sandglass crate's functions: how many there are, and
@@ -102,53 +118,84 @@ fi
 echo "native bench: $native_nodes nodes"
 
 for pair in "$@"; do
-  level=${pair%%=*}
+  name=${pair%%=*}
   bin=${pair#*=}
-  case $level in
-    v2 | v3) ;;
+  case $name in
+    linux-x86_64-v2 | linux-x86_64-v3 | windows-x86_64-v2 | windows-x86_64-v3)
+      level=${name##*-}
+      ;;
+    linux-aarch64) level= ;;
     *)
-      fail "$pair: the level must be v2 or v3"
+      fail "$pair: the name must be linux-x86_64-v2, linux-x86_64-v3, windows-x86_64-v2, windows-x86_64-v3 or linux-aarch64"
       continue
       ;;
   esac
-  echo "$level $bin:"
-
-  if command -v file >/dev/null; then
-    echo "  file: $(file -b "$bin")"
-  fi
-  # Read whole before grep: `grep -q` leaving a pipe early would fail it under pipefail.
-  program_headers=$(readelf -lW "$bin")
-  needed=$(readelf -dW "$bin" | grep '(NEEDED)' || true)
-  if grep -q 'INTERP' <<<"$program_headers"; then
-    fail "$level: $bin has a program interpreter (it is dynamically linked)"
-  elif [ -n "$needed" ]; then
-    fail "$level: $bin needs shared libraries: $needed"
-  else
-    echo "  static: no program interpreter, no shared library needed"
-  fi
-
-  read -r functions ymm zmm bmi < <(level_instructions "$bin")
-  echo "  engine's code: $ymm ymm, $zmm zmm, $bmi BMI/LZCNT/MOVBE instructions (tzcnt aside)"
-  if [ "$functions" -eq 0 ]; then
-    fail "$level: $bin has no symbol of the sandglass crate, so its instructions cannot be checked (stripped before the check?)"
-  fi
-  if [ "$level" = v2 ] && [ $((ymm + zmm + bmi)) -ne 0 ]; then
-    fail "v2: $bin has AVX or BMI instructions in the engine's code (target-cpu above x86-64-v2?)"
-  fi
-  if [ "$zmm" -ne 0 ]; then
-    fail "$level: $bin uses AVX-512 registers in the engine's code (target-cpu=native?)"
-  fi
-
-  missing=$(missing_flags "$level")
-  if [ -n "$missing" ]; then
-    echo "  bench: skipped, this processor lacks x86-64-$level ($missing)"
+  echo "$name $bin:"
+  if [ ! -f "$bin" ]; then
+    fail "$name: no such file: $bin"
     continue
+  fi
+
+  kind=$(file -b "$bin")
+  echo "  file: $kind"
+  case $name in
+    windows-*)
+      if [[ $kind != PE32+*x86-64* ]]; then
+        fail "$name: $bin is not a Windows x86-64 program"
+      fi
+      foreign=""
+      for dll in $(imported_dlls "$bin"); do
+        case "$windows_dlls" in
+          *" $dll "*) ;;
+          *) [[ $dll == api-ms-win-* ]] || foreign="$foreign $dll" ;;
+        esac
+      done
+      if [ -n "$foreign" ]; then
+        fail "$name: $bin imports DLLs that are not Windows' own:$foreign"
+      else
+        echo "  imports Windows' own DLLs only: $(imported_dlls "$bin" | paste -sd ' ')"
+      fi
+      ;;
+    *)
+      if [ "$name" = linux-aarch64 ] && [[ $kind != *"ARM aarch64"* ]]; then
+        fail "$name: $bin is not an aarch64 program"
+      fi
+      # Read whole before grep: `grep -q` leaving a pipe early would fail it under pipefail.
+      program_headers=$(readelf -lW "$bin")
+      needed=$(readelf -dW "$bin" | grep '(NEEDED)' || true)
+      if grep -q 'INTERP' <<<"$program_headers"; then
+        fail "$name: $bin has a program interpreter (it is dynamically linked)"
+      elif [ -n "$needed" ]; then
+        fail "$name: $bin needs shared libraries: $needed"
+      else
+        echo "  static: no program interpreter, no shared library needed"
+      fi
+      ;;
+  esac
+
+  if [ -n "$level" ]; then
+    read -r functions ymm zmm bmi < <(level_instructions "$bin")
+    echo "  engine's code: $ymm ymm, $zmm zmm, $bmi BMI/LZCNT/MOVBE instructions (tzcnt aside)"
+    if [ "$functions" -eq 0 ]; then
+      fail "$name: $bin has no symbol of the sandglass crate, so its instructions cannot be checked (stripped before the check?)"
+    fi
+    if [ "$level" = v2 ] && [ $((ymm + zmm + bmi)) -ne 0 ]; then
+      fail "$name: $bin has AVX or BMI instructions in the engine's code (target-cpu above x86-64-v2?)"
+    fi
+    if [ "$zmm" -ne 0 ]; then
+      fail "$name: $bin uses AVX-512 registers in the engine's code (target-cpu=native?)"
+    fi
+    missing=$(missing_flags "$level")
+    if [ -n "$missing" ]; then
+      echo "  bench: skipped, this processor lacks x86-64-$level ($missing)"
+      continue
+    fi
   fi
   nodes=$(bench_nodes "$bin")
   if [ "$nodes" = "$native_nodes" ]; then
     echo "  bench: $nodes nodes, as native"
   else
-    fail "$level: bench gave '$nodes' nodes, native $native_nodes"
+    fail "$name: bench gave '$nodes' nodes, native $native_nodes"
   fi
 done
 

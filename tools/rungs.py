@@ -33,7 +33,8 @@ pentanomial and Elo ± 95 % (tools/stats.py), with a row for both books together
 forfeits, illegal moves, crashes and stalls of either side (tools/fastchess_pgn.py); and
 Sandglass's time a move, the share of its clock used by move 60 and its lowest clock. With
 `--anchor NAME=RATING`, the rating fitted from the standard-chess games against the anchored
-opponents, both books and each alone (`stats.anchored_rating`, as `stats.py rating`). Its exit
+opponents, both books and each alone (`stats.anchored_rating`, as `stats.py rating`), with the
+intervals that count the opponents' disagreement (`stats.rating_spread`). Its exit
 code is 1 when Sandglass forfeited, moved illegally, crashed or stalled in any game.
 """
 import argparse
@@ -293,8 +294,15 @@ def ratings(tallies, anchors):
         r, lo, hi = stats.anchored_rating(matches)
         each = ", ".join(f"{m.name} {m.anchor + stats.elo(stats.pentanomial(m.ptnml)['score']):.0f}"
                          for m in matches)
-        lines.append(f"rating, {'both books' if book == 'both' else book}: {r:.0f}, 95 % interval {lo:.0f} to {hi:.0f}, "
-                     f"{sum(m.games() for m in matches)} games in pairs; performances: {each}")
+        line = (f"rating, {'both books' if book == 'both' else book}: {r:.0f}, 95 % interval {lo:.0f} to {hi:.0f}, "
+                f"{sum(m.games() for m in matches)} games in pairs; performances: {each}")
+        spread = stats.rating_spread(matches)
+        if spread is not None:
+            (q_lo, q_hi), (dl, dl_lo, dl_hi) = spread["quasi"], spread["dl"]
+            line += (f"; with the opponents' disagreement (χ² {spread['chi2']:.1f} on {spread['dof']} d.o.f.): "
+                     f"quasi-likelihood {q_lo:.0f} to {q_hi:.0f}, DerSimonian–Laird {dl:.0f} ({dl_lo:.0f} to "
+                     f"{dl_hi:.0f}, τ {spread['tau']:.0f})")
+        lines.append(line)
     return lines
 
 

@@ -35,6 +35,15 @@ Sources, each checked in tools/test_stats.py against the source's own numbers:
   is 1.96 standard deviations off, each match's deviation measured from its own games (per
   game or per pair, as `estimate` does): against a single opponent the rating is
   r + Elo(score) and the interval fastchess's, exactly.
+- That interval counts the games' chance only, and holds only if one rating fits every
+  opponent. `rating_spread` tests that and widens the interval when the opponents disagree:
+  Pearson's χ² of the fit on k − 1 degrees of freedom (k opponents), with the same per-match
+  variances; the quasi-likelihood interval, the variance scaled by the dispersion
+  φ = χ²/(k − 1) when φ > 1 (P. McCullagh and J. A. Nelder, "Generalized Linear Models",
+  2nd ed., 1989, chapter 9); and a random-effects fit of the per-opponent performances, each
+  with its delta-method variance, the spread τ² between opponents by the method of moments
+  (R. DerSimonian and N. Laird, "Meta-analysis in clinical trials", Controlled Clinical
+  Trials 7:177–188, 1986). The test checks it on an example worked by hand in its docstring.
 """
 
 import dataclasses
@@ -243,16 +252,21 @@ def expected(rating, anchor):
     return 1 / (1 + 10 ** ((anchor - rating) / 400))
 
 
-def anchored_rating(matches, z=Z95):
+def match_points(match):
+    """(points scored, games, the points' variance) of a match, the variance measured from its
+    own units: per pair when the pentanomial counts are given, per game otherwise."""
+    values, counts, per_unit = match.units()
+    n, mu, var = _unit_stats(values, counts)
+    return per_unit * n * mu, per_unit * n, per_unit ** 2 * n * var
+
+
+def anchored_rating(matches, z=Z95, dispersion=1.0):
     """The maximum-likelihood rating from matches against anchored opponents, with the
     interval where the score equation is z standard deviations off: (rating, low, high).
-    A low or high end is ±inf where no finite rating reaches it (a clean sweep)."""
-    points, variance = 0.0, 0.0
-    for m in matches:
-        values, counts, per_unit = m.units()
-        n, mu, var = _unit_stats(values, counts)
-        points += per_unit * n * mu
-        variance += per_unit ** 2 * n * var
+    A low or high end is ±inf where no finite rating reaches it (a clean sweep). `dispersion`
+    scales the variance (the quasi-likelihood interval of `rating_spread`)."""
+    points = sum(match_points(m)[0] for m in matches)
+    variance = dispersion * sum(match_points(m)[2] for m in matches)
     spread = z * math.sqrt(variance)
 
     def solve(target):
@@ -271,6 +285,102 @@ def anchored_rating(matches, z=Z95):
         return (lo + hi) / 2
 
     return solve(points), solve(points - spread), solve(points + spread)
+
+
+def chi2_sf(x, dof):
+    """P(χ² ≥ x) on `dof` (a positive integer) degrees of freedom, in closed form: for even dof
+    e^(−x/2)·Σ_{i<dof/2} (x/2)^i/i!, for odd dof erfc(√(x/2)) + e^(−x/2)·Σ_{i=1}^{(dof−1)/2}
+    (x/2)^(i−½)/Γ(i+½) (the regularized upper incomplete gamma function Q(dof/2, x/2) at an
+    integer or half-integer order)."""
+    if x <= 0:
+        return 1.0
+    h = x / 2
+    if dof % 2 == 0:
+        return math.exp(-h) * sum(h ** i / math.factorial(i) for i in range(dof // 2))
+    return math.erfc(math.sqrt(h)) + math.exp(-h) * sum(h ** (i - 0.5) / math.gamma(i + 0.5)
+                                                      for i in range(1, (dof + 1) // 2))
+
+
+def dersimonian_laird(estimates, variances, z=Z95):
+    """The random-effects mean of `estimates` with their within-study `variances`, by the
+    method of moments of DerSimonian and Laird (1986): (mean, low, high, τ², Q). With weights
+    w = 1/v and their mean ȳ, Cochran's Q = Σ w·(y − ȳ)² has expectation k − 1 + τ²·C, C = Σw −
+    Σw²/Σw, so τ² = max(0, (Q − (k − 1))/C); the mean weights by w* = 1/(v + τ²) and has the
+    variance 1/Σw*."""
+    w = [1 / v for v in variances]
+    fixed = sum(wi * y for wi, y in zip(w, estimates)) / sum(w)
+    q = sum(wi * (y - fixed) ** 2 for wi, y in zip(w, estimates))
+    c = sum(w) - sum(wi * wi for wi in w) / sum(w)
+    tau2 = max(0.0, (q - (len(estimates) - 1)) / c) if c > 0 else 0.0
+    w_star = [1 / (v + tau2) for v in variances]
+    mean = sum(wi * y for wi, y in zip(w_star, estimates)) / sum(w_star)
+    half = z / math.sqrt(sum(w_star))
+    return mean, mean - half, mean + half, tau2, q
+
+
+def performance(match):
+    """The rating that scores against this opponent what the match scored (its anchor plus the
+    match's Elo), and that rating's variance by the delta method: the score's variance times
+    (dElo/ds)², dElo/ds = 400/(ln 10 · s·(1 − s))."""
+    points, games, variance = match_points(match)
+    s = points / games
+    slope = 400 / (math.log(10) * s * (1 - s)) if 0 < s < 1 else math.inf
+    return match.anchor + elo(s), slope ** 2 * variance / games ** 2
+
+
+def rating_spread(matches, z=Z95):
+    """What the opponents' disagreement adds to `anchored_rating`'s interval, or None when
+    there is nothing to measure it by (one opponent, or a match without spread or with a
+    clean score). A dict of:
+
+    - chi2, dof, p: Pearson's χ² = Σ (s_j − n_j·E_j(R))²/V_j of the fitted rating R, with the
+      points' variances V_j of `match_points`, on k − 1 degrees of freedom, and its p-value.
+      One rating for all opponents predicts χ² about k − 1.
+    - phi, quasi: the dispersion φ = χ²/(k − 1) and the quasi-likelihood interval, the games'
+      interval with the variance scaled by φ when φ > 1 (McCullagh and Nelder, Generalized
+      Linear Models, 2nd ed., 1989, §9): (low, high), the games' own when φ ≤ 1.
+    - dl, tau: DerSimonian and Laird's random-effects fit of the per-opponent performances:
+      (mean, low, high), and τ, the spread of the opponents' true performances in Elo.
+    - leave_one_out: [(name, rating)] of the fit without each opponent in turn.
+    """
+    if len(matches) < 2:
+        return None
+    rating = anchored_rating(matches, z)[0]
+    chi2 = 0.0
+    for m in matches:
+        points, games, variance = match_points(m)
+        if not variance or not 0 < points < games:
+            return None
+        chi2 += (points - games * expected(rating, m.anchor)) ** 2 / variance
+    dof = len(matches) - 1
+    phi = chi2 / dof
+    _, low, high = anchored_rating(matches, z, dispersion=max(phi, 1.0))
+    perf = [performance(m) for m in matches]
+    mean, dl_low, dl_high, tau2, _ = dersimonian_laird([p for p, _ in perf], [v for _, v in perf], z)
+    return {"chi2": chi2, "dof": dof, "p": chi2_sf(chi2, dof), "phi": phi, "quasi": (low, high),
+            "dl": (mean, dl_low, dl_high), "tau": math.sqrt(tau2),
+            "leave_one_out": [(m.name, anchored_rating(matches[:i] + matches[i + 1:], z)[0])
+                              for i, m in enumerate(matches)]}
+
+
+def spread_lines(matches, z=Z95):
+    """`rating_spread` as the lines `stats.py rating` prints under the games' interval."""
+    spread = rating_spread(matches, z)
+    if spread is None:
+        return ["the opponents' disagreement: not measured (a match scored alike in every game or "
+                "pair, or took every point or none)"] if len(matches) > 1 else []
+    low, high = spread["quasi"]
+    mean, dl_low, dl_high = spread["dl"]
+    loo = sorted(spread["leave_one_out"], key=lambda x: x[1])
+    dof = spread["dof"]
+    return [f"opponents' agreement: Pearson χ² {spread['chi2']:.1f} on {dof} degree{'s' * (dof > 1)} of "
+            f"freedom, p = {spread['p']:.2g}, dispersion φ = {spread['phi']:.2f}",
+            f"quasi-likelihood (variance × φ when φ > 1): 95 % interval {low:.0f} to {high:.0f} "
+            f"(± {(high - low) / 2:.0f})",
+            f"DerSimonian–Laird random effect: {mean:.0f}, 95 % interval {dl_low:.0f} to {dl_high:.0f} "
+            f"(± {(dl_high - dl_low) / 2:.0f}), spread between opponents τ = {spread['tau']:.0f} Elo",
+            f"leaving one opponent out: {loo[0][1]:.0f} (without {loo[0][0]}) to {loo[-1][1]:.0f} "
+            f"(without {loo[-1][0]})"]
 
 
 def _rating_main(argv):
@@ -295,6 +405,8 @@ def _rating_main(argv):
               f"performance {m.anchor + elo(mu):.0f}")
     print(f"rating {rating:.0f}, 95 % interval {low:.0f} to {high:.0f} "
           f"(± {(high - low) / 2:.0f}), {sum(m.games() for m in matches)} games")
+    for line in spread_lines(matches):
+        print(line)
 
 
 if __name__ == "__main__":

@@ -252,6 +252,17 @@ class Report(unittest.TestCase):
         self.assertIn("| ethereal12 | 960 | 2 |", text)
         self.assertIn("sandglass: 1 time forfeit", text)
 
+    def test_the_rating_line_counts_the_opponents_disagreement(self):
+        # The 1.1.0 table's pentanomial counts (tools/test_stats.py's RatingSpread.TABLE).
+        tallies = {(name, "both"): {"ptnml": list(ptnml)} for name, ptnml in
+                   (("ethereal12", (10, 36, 63, 65, 26)), ("sf11", (62, 91, 36, 11, 0)),
+                    ("viridithas", (55, 70, 55, 19, 1)), ("carp", (90, 72, 33, 5, 0)))}
+        anchors = [("carp", 3538.0), ("viridithas", 3557.0), ("sf11", 3565.0), ("ethereal12", 3390.0)]
+        line, = rungs.ratings(tallies, anchors)
+        self.assertIn("rating, both books: 3384, 95 % interval 3371 to 3397, 1600 games in pairs", line)
+        self.assertIn("with the opponents' disagreement (χ² 74.0 on 3 d.o.f.): quasi-likelihood 3313 to 3446, "
+                      "DerSimonian–Laird 3378 (3315 to 3441, τ 63)", line)
+
 
 if __name__ == "__main__":
     unittest.main()

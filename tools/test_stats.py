@@ -175,6 +175,114 @@ class AnchoredRating(unittest.TestCase):
                 stats.AnchoredMatch.parse(text)
 
 
+class RatingSpread(unittest.TestCase):
+    """The interval that counts the opponents' disagreement (issue 107)."""
+
+    # Sandglass 1.1.0's rung table, both books (docs/measurements/strength.md, 2026-12-05, the
+    # table complete): the anchors as docs/measuring.md's `rungs.py report` command gives them,
+    # the pentanomial counts [LL, LD, WL+DD, WD, WW] and W/D/L of the same 1,600 games.
+    TABLE = (("Ethereal 12", 3390, (10, 36, 63, 65, 26), (150, 161, 89)),
+             ("Stockfish 11", 3565, (62, 91, 36, 11, 0), (20, 156, 224)),
+             ("Viridithas 10.0.0", 3557, (55, 70, 55, 19, 1), (51, 139, 210)),
+             ("Carp 3.0.1", 3538, (90, 72, 33, 5, 0), (25, 103, 272)))
+
+    def test_dersimonian_laird_by_hand(self):
+        """Three studies, y = 0, 3, 6 with variances v = 1, 2, 4, worked by hand:
+        weights w = 1/v = 1, 1/2, 1/4, Σw = 7/4; fixed-effect mean ȳ = (0 + 3/2 + 3/2)/(7/4) = 12/7;
+        Q = 1·(12/7)² + ½·(9/7)² + ¼·(30/7)² = (144 + 40.5 + 225)/49 = 819/98 ≈ 8.357;
+        Σw² = 1 + 1/4 + 1/16 = 21/16, C = 7/4 − (21/16)/(7/4) = 7/4 − 3/4 = 1;
+        τ² = (Q − (k − 1))/C = 819/98 − 2 = 623/98 = 89/14 ≈ 6.357;
+        w* = 1/(v + τ²) = 14/103, 14/117, 14/145;
+        mean = (3/117 + 6/145)/(1/103 + 1/117 + 1/145) = 117111/43951 ≈ 2.66458;
+        its variance 1/Σw* = 1/(14·(1/103 + 1/117 + 1/145)) ≈ 2.83984, standard error ≈ 1.68518."""
+        mean, low, high, tau2, q = stats.dersimonian_laird([0, 3, 6], [1, 2, 4])
+        self.assertAlmostEqual(q, 819 / 98, places=12)
+        self.assertAlmostEqual(tau2, 89 / 14, places=12)
+        self.assertAlmostEqual(mean, 117111 / 43951, places=12)
+        se = 1 / math.sqrt(14 * (1 / 103 + 1 / 117 + 1 / 145))
+        self.assertAlmostEqual(se, 1.68518, places=5)
+        self.assertAlmostEqual(low, mean - stats.Z95 * se, places=12)
+        self.assertAlmostEqual(high, mean + stats.Z95 * se, places=12)
+
+    def test_dersimonian_laird_without_spread_is_the_fixed_effect(self):
+        # Q below its expectation k − 1: τ² is 0 and the mean the inverse-variance one.
+        mean, low, high, tau2, q = stats.dersimonian_laird([1.0, 1.5, 2.0], [1.0, 1.0, 1.0])
+        self.assertEqual(tau2, 0.0)
+        self.assertAlmostEqual(q, 0.5)
+        self.assertAlmostEqual(mean, 1.5)
+        self.assertAlmostEqual(high - mean, stats.Z95 / math.sqrt(3))
+
+    def test_chi2_p_value(self):
+        # The 95 % quantiles of χ² on 1 to 5 degrees of freedom, and on 2 the closed form e^(−x/2).
+        for x, dof in ((3.841458820694124, 1), (5.991464547107979, 2), (7.814727903251178, 3),
+                       (9.487729036781154, 4), (11.070497693516351, 5)):
+            self.assertAlmostEqual(stats.chi2_sf(x, dof), 0.05, places=12, msg=dof)
+        self.assertAlmostEqual(stats.chi2_sf(3.0, 2), math.exp(-1.5), places=12)
+        self.assertEqual(stats.chi2_sf(0.0, 3), 1.0)
+
+    def test_agreeing_opponents_keep_the_games_interval(self):
+        """Four opponents, each anchored within a few Elo of the rating that scores what the match
+        scored: χ² is below its k − 1, φ ≤ 1, τ = 0; the quasi-likelihood interval is the games'
+        own and DerSimonian–Laird's is the same to half an Elo (it weights linearised
+        performances, the games' interval solves the pooled score equation: equal to first
+        order)."""
+        matches = []
+        for (name, _, ptnml, _), offset in zip(self.TABLE, (5, -5, 8, -3)):
+            exact = 3400 - stats.elo(stats.pentanomial(ptnml)["score"])
+            matches.append(stats.AnchoredMatch(name, round(exact) + offset, ptnml=ptnml))
+        rating, low, high = stats.anchored_rating(matches)
+        spread = stats.rating_spread(matches)
+        self.assertLessEqual(spread["phi"], 1.0)
+        self.assertEqual(spread["quasi"], (low, high))
+        self.assertEqual(spread["tau"], 0.0)
+        for got, want in zip(spread["dl"], (rating, low, high)):
+            self.assertAlmostEqual(got, want, delta=0.5)
+        for _, r in spread["leave_one_out"]:
+            self.assertTrue(low < r < high, r)
+
+    def test_the_1_1_0_rung_table(self):
+        """The issue 107 figures: 3384, χ² about 74 on 3 degrees of freedom with the pentanomial
+        variance (about 69 with the trinomial, which ignores that a pair's two games share an
+        opening), about ±65 counting the disagreement, τ about 63, and 3358 to 3411 leaving one
+        anchor out (without Ethereal 12, without Carp)."""
+        penta_matches = [stats.AnchoredMatch(n, a, ptnml=p) for n, a, p, _ in self.TABLE]
+        tri_matches = [stats.AnchoredMatch(n, a, wdl=w) for n, a, _, w in self.TABLE]
+        rating, low, high = stats.anchored_rating(penta_matches)
+        self.assertEqual((f"{rating:.0f}", f"{low:.0f}", f"{high:.0f}"), ("3384", "3371", "3397"))
+        spread = stats.rating_spread(penta_matches)
+        self.assertEqual((f"{spread['chi2']:.1f}", spread["dof"]), ("74.0", 3))
+        self.assertLess(spread["p"], 1e-14)
+        quasi_low, quasi_high = spread["quasi"]
+        self.assertEqual((f"{quasi_low:.0f}", f"{quasi_high:.0f}"), ("3313", "3446"))
+        mean, dl_low, dl_high = spread["dl"]
+        self.assertEqual((f"{mean:.0f}", f"{dl_low:.0f}", f"{dl_high:.0f}", f"{spread['tau']:.0f}"),
+                         ("3378", "3315", "3441", "63"))
+        loo = dict(spread["leave_one_out"])
+        self.assertEqual((f"{min(loo.values()):.0f}", f"{max(loo.values()):.0f}"), ("3358", "3411"))
+        self.assertEqual(min(loo, key=loo.get), "Ethereal 12")
+        self.assertEqual(max(loo, key=loo.get), "Carp 3.0.1")
+        trinomial_spread = stats.rating_spread(tri_matches)
+        self.assertEqual(f"{trinomial_spread['chi2']:.1f}", "69.2")
+        self.assertEqual(f"{(trinomial_spread['quasi'][1] - trinomial_spread['quasi'][0]) / 2:.0f}", "65")
+
+    def test_the_printed_lines(self):
+        lines = stats.spread_lines([stats.AnchoredMatch(n, a, ptnml=p) for n, a, p, _ in self.TABLE])
+        self.assertEqual(lines[0], "opponents' agreement: Pearson χ² 74.0 on 3 degrees of freedom, "
+                                   "p = 6e-16, dispersion φ = 24.65")
+        self.assertEqual(lines[1], "quasi-likelihood (variance × φ when φ > 1): 95 % interval 3313 to 3446 (± 66)")
+        self.assertEqual(lines[2], "DerSimonian–Laird random effect: 3378, 95 % interval 3315 to 3441 (± 63), "
+                                   "spread between opponents τ = 63 Elo")
+        self.assertEqual(lines[3], "leaving one opponent out: 3358 (without Ethereal 12) to 3411 (without Carp 3.0.1)")
+
+    def test_nothing_to_measure_the_spread_by(self):
+        one = [stats.AnchoredMatch("a", 3000, wdl=(10, 20, 30))]
+        self.assertIsNone(stats.rating_spread(one))
+        self.assertEqual(stats.spread_lines(one), [])
+        swept = one + [stats.AnchoredMatch("b", 2000, wdl=(10, 0, 0))]
+        self.assertIsNone(stats.rating_spread(swept))
+        self.assertIn("not measured", stats.spread_lines(swept)[0])
+
+
 class FastchessReport(unittest.TestCase):
     """Every figure of fastchess's own final report on a real match, recomputed from its counts."""
 

@@ -59,7 +59,7 @@ const FUTILITY_HISTORY_LIMIT: i32 = 20_000;
 /// From this fifty-move count on, a table score neither ends a node nor stands for its
 /// estimate: ten plies before the draw, the stored result may be one the fifty-move rule
 /// overrules (Stockfish's 90).
-const TT_CUTOFF_HALFMOVE_LIMIT: u32 = 90;
+pub(super) const TT_CUTOFF_HALFMOVE_LIMIT: u32 = 90;
 
 /// Late-move reduction in plies, by depth and move number: ln(d)·ln(m)/2.25 + 0.75, the shape
 /// most engines derive from (e.g. Ethereal and Stockfish use log·log tables of this kind).
@@ -546,7 +546,7 @@ impl<'a> Searcher<'a> {
         }
 
         let key = self.pos.key();
-        let hit = self.tt.probe(key, ply);
+        let hit = self.tt.probe(key, ply, self.pos.halfmove_clock());
         let excluded = self.excluded[ply];
         // A table move is only a hint: the crate corrupts its board on an illegal move, so it
         // is checked against the legal moves (by the move picker) before it is ever made.
@@ -585,11 +585,7 @@ impl<'a> Searcher<'a> {
                     Bound::Upper => value <= alpha,
                 };
                 if settles {
-                    let eval = if self.pos.in_check() {
-                        -MATE_BOUND
-                    } else {
-                        self.evaluate(ply)
-                    };
+                    let eval = (!self.pos.in_check()).then(|| self.evaluate(ply));
                     let entry = Entry {
                         mv: None,
                         score: value,
@@ -617,7 +613,8 @@ impl<'a> Searcher<'a> {
         let raw_eval = if in_check {
             -INFINITY
         } else {
-            hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
+            hit.and_then(|h| h.eval)
+                .unwrap_or_else(|| self.evaluate(ply))
         };
         let keys = if in_check {
             None
@@ -976,7 +973,7 @@ impl<'a> Searcher<'a> {
         let entry = Entry {
             mv: best_move,
             score: best_score,
-            eval: raw_eval.max(-MATE_BOUND),
+            eval: (!in_check).then_some(raw_eval),
             depth,
             bound,
         };
@@ -1030,7 +1027,7 @@ mod tests {
         let bound = Entry {
             mv: None,
             score: MATE - 21,
-            eval: 150,
+            eval: Some(150),
             depth: 1,
             bound: Bound::Lower,
         };
@@ -1050,7 +1047,7 @@ mod tests {
         let win = Entry {
             mv: None,
             score: 1_234,
-            eval: 600,
+            eval: Some(600),
             depth: 20,
             bound: Bound::Exact,
         };
@@ -1110,7 +1107,7 @@ mod tests {
             let entry = Entry {
                 mv: Some(g1f3),
                 score,
-                eval: 20,
+                eval: Some(20),
                 depth: 10,
                 bound,
             };

@@ -8,8 +8,9 @@
 //! a shallower search proves it sooner (up to `MAX_FAIL_HIGH_REDUCTION` plies; a fail low
 //! goes back to the full depth), with the move that failed high searched first. The shape and
 //! numbers are Ethereal 12's (`aspirationWindow` in search.c: WindowSize 14, `delta += delta
-//! / 2`, one ply less per fail high). Each fail is reported as a bound at the iteration's
-//! depth, so a GUI sees the score moving.
+//! / 2`, one ply less per fail high); a fail on a decided score (a mate or a won ending)
+//! opens the window fully on its side. Each fail is reported as a bound at the iteration's
+//! depth, the edge of the window that failed, so a GUI sees the score moving.
 
 use super::alphabeta::Searcher;
 use super::features::Features;
@@ -103,13 +104,17 @@ pub fn search_line(
         let (value, mv) = s.search_root(&order, search_depth as i32, alpha, beta);
         if s.stop.is_stopped() {
             // A move that failed high in this line was proved above the window, so it stands
-            // unless the search stopped now proved another.
+            // unless the search stopped now proved another; either is a lower bound, shown
+            // no higher than the window it beat.
             return Err(match (mv, failed_high) {
                 (None, Some((m, v))) => Cut {
                     mv: Some(m),
                     value: v,
                 },
-                _ => Cut { mv, value },
+                _ => Cut {
+                    mv,
+                    value: value.min(beta),
+                },
             });
         }
         let mut pv = super::pv::complete(&s.pos, s.tt, s.root_pv(), value, depth);
@@ -123,15 +128,32 @@ pub fn search_line(
         } else {
             return Ok(Line { score: value, pv });
         };
-        report(&info(s, depth, pv_index, &Line { score: value, pv }, bound));
+        // A fail says only on which side of the window the score lies. The value beyond the
+        // window may be a table bound that grew round repetition cycles ("mate 146" in king
+        // and queen against king, issue 106), so the window's edge is what is shown and
+        // kept, and a decided value opens the window on its side rather than size it.
+        let edge = value.clamp(alpha, beta);
+        report(&info(s, depth, pv_index, &Line { score: edge, pv }, bound));
         if bound == ScoreBound::Upper {
-            beta = (alpha + beta) / 2;
-            alpha = (value - delta).max(-INFINITY);
+            // An open side stays open: halfway to the infinite would be an edge of no
+            // meaning, shown as one ("cp 16657" in king and queen against king).
+            if beta < INFINITY {
+                beta = (alpha + beta) / 2;
+            }
+            alpha = if is_decisive(value) {
+                -INFINITY
+            } else {
+                (value - delta).max(-INFINITY)
+            };
             search_depth = depth;
         } else {
-            beta = (value + delta).min(INFINITY);
+            beta = if is_decisive(value) {
+                INFINITY
+            } else {
+                (value + delta).min(INFINITY)
+            };
             if let Some(m) = mv {
-                failed_high = Some((m, value));
+                failed_high = Some((m, edge));
                 if let Some(i) = order.iter().position(|&c| c == m) {
                     order[..=i].rotate_right(1);
                 }

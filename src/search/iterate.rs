@@ -305,6 +305,7 @@ pub fn iterate(
         best: Some(best.mv),
         ponder: best.ponder,
         score: best.score,
+        bound: best.bound,
         depth: completed,
         nodes: s.stop.total_nodes(),
         reason,

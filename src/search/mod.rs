@@ -101,6 +101,10 @@ pub struct Outcome {
     pub best: Option<ChessMove>,
     pub ponder: Option<ChessMove>,
     pub score: i32,
+    /// Whether `score` is exact, or only a bound: a move the unfinished iteration proved
+    /// better than the last completed one's is played with the score that proved it, a lower
+    /// bound (the other root moves were not all searched).
+    pub bound: ScoreBound,
     /// Last completed depth.
     pub depth: u32,
     pub nodes: u64,
@@ -184,6 +188,7 @@ pub fn search_then(
             best: None,
             ponder: None,
             score: if root.in_check() { -MATE } else { 0 },
+            bound: ScoreBound::Exact,
             depth: 0,
             nodes: 0,
             reason: StopReason::NoMoves,

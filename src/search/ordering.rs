@@ -12,6 +12,13 @@ use crate::position::Castles;
 use chess::{Board, ChessMove, Color, Piece, Square, EMPTY};
 
 pub const MAX_PLY: usize = 128;
+// A win of unknown distance stored at any ply is read back as itself, and lies below every
+// tablebase win the search can see (`score::UNKNOWN_DISTANCE_WIN`).
+const _: () = {
+    use crate::score::{FIFTY_MOVE_PLIES, TB_WIN, UNKNOWN_DISTANCE_WIN};
+    assert!(TB_WIN - (UNKNOWN_DISTANCE_WIN + MAX_PLY as i32) > FIFTY_MOVE_PLIES);
+    assert!(TB_WIN - MAX_PLY as i32 - FIFTY_MOVE_PLIES > UNKNOWN_DISTANCE_WIN);
+};
 const HISTORY_MAX: i32 = 16_384;
 
 const TT_MOVE: i32 = 4_000_000;

@@ -48,7 +48,10 @@ pub fn complete(
         seen.push(pos.key());
     }
     while pv.len() < wanted && !pos.is_draw_in_search() {
-        let Some(m) = tt.probe(pos.key(), pv.len()).and_then(|e| e.mv) else {
+        let Some(m) = tt
+            .probe(pos.key(), pv.len(), pos.halfmove_clock())
+            .and_then(|e| e.mv)
+        else {
             break;
         };
         if !pos.is_legal(m) {
@@ -78,7 +81,7 @@ mod tests {
         let entry = Entry {
             mv: Some(m),
             score: 0,
-            eval: 0,
+            eval: Some(0),
             depth: 5,
             bound: Bound::Exact,
         };

@@ -12,6 +12,7 @@
 //! probe searches the captures (and the prober the promotions) down to smaller material, so a
 //! bad `KRvK` makes `KRvKB` unusable as well.
 
+use super::prober::PATH_SEPARATOR;
 use super::{layout, Material};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -36,9 +37,14 @@ pub struct Found {
 }
 
 /// The directories of a `SyzygyPath` value: separated by `:` (`;` on Windows, where `:`
-/// follows drive letters), empty parts and `<empty>` left out.
+/// follows drive letters), empty parts and `<empty>` left out. The prober is given them
+/// joined again by the same separator, so both read the folders alike.
 pub fn split_path(path: &str) -> Vec<String> {
-    let sep = if cfg!(windows) { ';' } else { ':' };
+    split_path_at(path, PATH_SEPARATOR)
+}
+
+/// [`split_path`] with the separator given, so that each system's can be tested anywhere.
+fn split_path_at(path: &str, sep: char) -> Vec<String> {
     path.split(sep)
         .map(str::trim)
         .filter(|d| !d.is_empty() && *d != "<empty>")
@@ -156,4 +162,28 @@ fn check(path: &Path, material: Material, dtz: bool) -> Result<(), String> {
     // same way). Only the header's pages are touched.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| format!("cannot map ({e})"))?;
     layout::check(&map, &material, dtz)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_path_splits_at_the_systems_separator() {
+        assert_eq!(PATH_SEPARATOR, if cfg!(windows) { ';' } else { ':' });
+        let sep = PATH_SEPARATOR;
+        let path = format!("a{sep}{sep} b {sep}<empty>");
+        assert_eq!(split_path(&path), ["a", "b"]);
+        assert!(split_path("<empty>").is_empty());
+    }
+
+    #[test]
+    fn windows_paths_keep_their_drive_letters() {
+        assert_eq!(
+            split_path_at("C:\\tb one;D:\\tb", ';'),
+            ["C:\\tb one", "D:\\tb"]
+        );
+        // What the prober did on every system before its patch (issue 105).
+        assert_eq!(split_path_at("C:\\tb", ':'), ["C", "\\tb"]);
+    }
 }

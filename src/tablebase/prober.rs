@@ -25,6 +25,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
+/// The separator between the folders of a `SyzygyPath`: the one the prober splits its path at,
+/// `:`, or `;` on Windows, where `:` follows drive letters (the patched copy in vendor/).
+pub use pyrrhic_rs::PATH_SEPARATOR;
+
 /// Attack sets from the `chess` crate, in the form the prober asks for them.
 #[derive(Clone, Copy)]
 pub struct ChessAttacks;
@@ -97,8 +101,7 @@ pub struct Prober {
 impl Prober {
     /// Open the tables in `dirs`. Fails while another `Prober` is open in this process.
     pub fn open(dirs: &[String]) -> Result<Prober, String> {
-        // The prober splits its path at ':' whatever the system.
-        let path = dirs.join(":");
+        let path = dirs.join(PATH_SEPARATOR.to_string().as_str());
         let tables = TableBases::<ChessAttacks>::new(&path).map_err(|e| match e {
             pyrrhic_rs::TBError::AlreadyInitialized => {
                 "another set of tables is open in this process".to_string()

@@ -340,7 +340,7 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
         );
         return Ok(true);
     }
-    if let Err(e) = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst)) {
+    if let Err(e) = super::interrupt::on_interrupt(|| STOP.store(true, Ordering::SeqCst)) {
         eprintln!("warning: Ctrl-C will not stop cleanly: {e}");
     }
     let total = AtomicU64::new(existing);
@@ -441,7 +441,7 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
         (done - existing) as f64 / secs,
         rejected.load(Ordering::Relaxed),
         if STOP.load(Ordering::SeqCst) {
-            ", stopped by Ctrl-C"
+            ", stopped by Ctrl-C or a request to end"
         } else {
             ""
         }

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod command;
 pub mod datagen;
 pub mod epd;
+pub mod interrupt;
 pub mod packed;
 pub mod perft;
 pub mod pgn;

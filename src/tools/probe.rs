@@ -24,15 +24,20 @@ pub struct ProbeArgs {
 }
 
 /// The tables of `path` for a tool, what was wrong with any file said on stderr; an error
-/// when none is usable.
+/// when none is usable, which is what was wrong (one line, as for any bad argument).
 fn open(path: &str) -> Result<Tablebases, String> {
     let opened = Tablebases::open(path)?;
+    let Some(tables) = opened.tables else {
+        return Err(if opened.problems.is_empty() {
+            format!("no usable Syzygy tables in '{path}'")
+        } else {
+            opened.problems.join("; ")
+        });
+    };
     for problem in &opened.problems {
         eprintln!("sandglass: {problem}");
     }
-    opened
-        .tables
-        .ok_or_else(|| format!("no usable tables in '{path}'"))
+    Ok(tables)
 }
 
 /// The tables of `path` as a tool's searches probe them: the UCI options' defaults.

@@ -103,7 +103,7 @@ fn say(line: &str) {
 }
 
 /// Run `sandglass watch`: `Ok(true)` when the game was played to its end, `Ok(false)` when
-/// Ctrl-C ended it (what was played is saved all the same), `Err` when it could not start.
+/// Ctrl-C (or SIGTERM, SIGHUP: [`super::interrupt`]) ended it (what was played is saved all the same), `Err` when it could not start.
 pub fn run(args: &WatchArgs) -> Result<bool, String> {
     let plan = args.plan()?;
     // The port first: a port in use is the likeliest mistake, and needs no engine started.
@@ -154,9 +154,9 @@ pub fn run(args: &WatchArgs) -> Result<bool, String> {
     server::spawn(listener, Arc::clone(&shared));
     {
         let shared = Arc::clone(&shared);
-        // Ctrl-C ends the game and saves it; a second Ctrl-C ends the program at once. Only
-        // one handler per process: a second `run` keeps the first.
-        let _ = ctrlc::set_handler(move || {
+        // Ctrl-C (or SIGTERM, SIGHUP) ends the game and saves it; a second ends the program
+        // at once. Only one handler per process: a second `run` keeps the first.
+        let _ = super::interrupt::on_interrupt(move || {
             if shared.interrupted() {
                 std::process::exit(130);
             }

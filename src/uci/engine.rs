@@ -269,15 +269,17 @@ impl Engine {
         true
     }
 
-    /// `quit`: no more output, stop the search, and return so the process exits with 0.
+    /// `quit` (or the end of input): stop the search, which answers its `go` with the best
+    /// move found so far, as Stockfish does; then no more output, and return so the process
+    /// exits with 0.
     pub fn quit(&mut self) {
-        silence();
         // No table is resized or cleared on the way out.
         self.deferred.clear();
         self.finish_search();
+        silence();
     }
 
-    /// Stop a running search and wait for it (it prints its own bestmove unless silenced);
+    /// Stop a running search and wait for it (it prints its own bestmove);
     /// the time it spent is recorded for the time manager, and the `setoption`s deferred
     /// until its answer are carried out.
     fn finish_search(&mut self) {
@@ -803,6 +805,7 @@ mod tests {
             best: None,
             ponder: None,
             score: 0,
+            bound: ScoreBound::Exact,
             depth: 9,
             nodes: 1,
             reason,
@@ -858,5 +861,37 @@ mod tests {
         let hand = score(&by_hand);
         assert_eq!(network.abs(), 3000, "{network}");
         assert!(hand.abs() < 500, "{hand}");
+    }
+
+    /// A bound is printed as one, after the score (and its odds): a GUI must not take a
+    /// fail-high's score, or a move played on one, for the move's exact score.
+    #[test]
+    fn a_bound_is_printed_with_its_score() {
+        let pos = Position::startpos();
+        let info = |score, bound| Info {
+            depth: 12,
+            seldepth: 15,
+            multipv: 1,
+            score,
+            bound,
+            nodes: 1000,
+            time: Duration::from_millis(10),
+            hashfull: 0,
+            tbhits: None,
+            pv: vec![ChessMove::new(chess::Square::E2, chess::Square::E4, None)],
+        };
+        let line = |score, bound, wdl| format_info(&pos, &info(score, bound), wdl);
+        assert!(line(50, ScoreBound::Lower, false).contains(" score cp 50 lowerbound nodes "));
+        assert!(line(-50, ScoreBound::Upper, false).contains(" score cp -50 upperbound nodes "));
+        assert!(
+            line(score::MATE - 5, ScoreBound::Lower, false).contains(" score mate 3 lowerbound ")
+        );
+        assert!(line(50, ScoreBound::Exact, false).contains(" score cp 50 nodes "));
+        let odds = line(50, ScoreBound::Lower, true);
+        let at = |word: &str| odds.find(word).unwrap_or(usize::MAX);
+        assert!(
+            at(" wdl ") < at(" lowerbound ") && at(" lowerbound ") < at(" nodes "),
+            "{odds}"
+        );
     }
 }

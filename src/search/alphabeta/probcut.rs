@@ -89,7 +89,7 @@ impl Searcher<'_> {
                 let entry = Entry {
                     mv: Some(m),
                     score,
-                    eval: n.raw_eval,
+                    eval: Some(n.raw_eval),
                     depth: searched_depth,
                     bound: Bound::Lower,
                 };

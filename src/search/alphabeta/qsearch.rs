@@ -1,7 +1,7 @@
 //! Quiescence search: only captures and queen promotions (all evasions in check), so that
 //! the static evaluation is only ever taken in a quiet position.
 
-use super::Searcher;
+use super::{Searcher, TT_CUTOFF_HALFMOVE_LIMIT};
 use crate::position::gives_check;
 use crate::score::{is_decisive, DRAW, MATE, MATE_BOUND};
 use crate::search::ordering::{is_noisy, MovePicker, MAX_PLY};
@@ -50,8 +50,11 @@ impl Searcher<'_> {
             };
         }
         let key = self.pos.key();
-        let hit = self.tt.probe(key, ply);
-        if let Some(h) = hit {
+        let hit = self.tt.probe(key, ply, self.pos.halfmove_clock());
+        // Near the fifty-move limit a stored score may be one the draw would overrule, as in
+        // the main search.
+        let score_trusted = self.pos.halfmove_clock() < TT_CUTOFF_HALFMOVE_LIMIT;
+        if let Some(h) = hit.filter(|_| score_trusted) {
             let usable = match h.bound {
                 Bound::Exact => true,
                 Bound::Lower => h.score >= beta,
@@ -62,19 +65,22 @@ impl Searcher<'_> {
             }
         }
         let raw_eval = if in_check {
-            -MATE_BOUND
+            None
         } else {
-            hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
+            Some(
+                hit.and_then(|h| h.eval)
+                    .unwrap_or_else(|| self.evaluate(ply)),
+            )
         };
-        let mut stand_pat = if in_check {
-            -MATE + ply as i32
-        } else {
-            self.corrected(self.correction_keys(), raw_eval)
+        let mut stand_pat = match raw_eval {
+            None => -MATE + ply as i32,
+            Some(e) => self.corrected(self.correction_keys(), e),
         };
         // The table's score is a better stand-pat than the evaluation where its bound says the
         // truth lies beyond it (Stockfish 11's qsearch); not a mate or tablebase score, which
         // a bound cannot prove here.
-        if let Some(h) = hit.filter(|h| self.feat.qs_tt_move && !in_check && !is_decisive(h.score))
+        if let Some(h) = hit
+            .filter(|h| self.feat.qs_tt_move && !in_check && score_trusted && !is_decisive(h.score))
         {
             let beyond = match h.bound {
                 Bound::Lower => h.score > stand_pat,
@@ -207,7 +213,7 @@ mod tests {
             let entry = Entry {
                 mv: None,
                 score,
-                eval: 50,
+                eval: Some(50),
                 depth: 0,
                 bound,
             };

@@ -21,7 +21,10 @@ impl Searcher<'_> {
         if !self.feat.root_order {
             return;
         }
-        let tt_move = self.tt.probe(self.pos.key(), 0).and_then(|h| h.mv);
+        let tt_move = self
+            .tt
+            .probe(self.pos.key(), 0, self.pos.halfmove_clock())
+            .and_then(|h| h.mv);
         let mut picker = MovePicker::all(
             self.pos.board(),
             self.pos.castles(),
@@ -83,7 +86,7 @@ mod tests {
             let entry = Entry {
                 mv: Some(quiet),
                 score: 0,
-                eval: 0,
+                eval: Some(0),
                 depth: 3,
                 bound: Bound::Exact,
             };

@@ -621,7 +621,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         );
     }
     opt.lr = learning_rate(args, done + 1);
-    if let Err(e) = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst)) {
+    if let Err(e) = crate::tools::interrupt::on_interrupt(|| STOP.store(true, Ordering::SeqCst)) {
         eprintln!("warning: Ctrl-C will not stop cleanly: {e}");
     }
     let mut grads = vec![vec![0.0f32; shape.params()]; threads];

@@ -20,10 +20,13 @@ pub struct WatchArgs {
     #[arg(long, default_value = "expositor", value_name = "STRATEGY")]
     pub black: String,
     /// White is this UCI program instead of Sandglass: the program and its arguments,
-    /// separated by spaces, quoted as a shell quotes them ("/opt/my engine/run" --uci).
+    /// separated by spaces, quoted as a shell quotes them on Linux and macOS ("/opt/my
+    /// engine/run" --uci) and as Windows programs do on Windows ("C:\Program Files\sf\sf.exe"
+    /// --uci; a backslash stays a backslash).
     #[arg(long, value_name = "COMMAND", conflicts_with = "white")]
     pub white_cmd: Option<String>,
-    /// Black is this UCI program instead of Sandglass, e.g. /usr/games/stockfish.
+    /// Black is this UCI program instead of Sandglass, e.g. /usr/games/stockfish or
+    /// C:\Engines\sf.exe (quoted as for --white-cmd).
     #[arg(long, value_name = "COMMAND", conflicts_with = "black")]
     pub black_cmd: Option<String>,
     /// A UCI option for White, as NAME=VALUE (repeat for more): Sandglass's
@@ -196,11 +199,50 @@ impl WatchArgs {
     }
 }
 
-/// A program and its arguments from one command line, split as a POSIX shell splits words
-/// (no variables, globs or redirections): at unquoted spaces; '…' keeps everything inside as
-/// it is, "…" too except that \" and \\ stand for " and \; outside quotes \ keeps the next
-/// character. So a path with a space can be given, as GUIs allow.
+/// How a command line is split into words: as the platform's own programs split theirs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Quoting {
+    /// As a POSIX shell splits words (no variables, globs or redirections): at unquoted
+    /// whitespace; '…' keeps everything inside as it is, "…" too except that \" and \\
+    /// stand for " and \; outside quotes \ keeps the next character.
+    Posix,
+    /// As Windows programs split theirs (the Microsoft C runtime's rules): at unquoted spaces
+    /// and tabs; "…" groups, and "" inside it is a literal "; a backslash is
+    /// literal except before a ", where 2n backslashes give n and the quote groups, and 2n+1
+    /// give n and a literal ". So `C:\Engines\sf.exe` needs no quoting.
+    Windows,
+}
+
+impl Quoting {
+    /// This platform's convention: a path the user copies from its file manager or shell
+    /// splits as they expect.
+    pub const NATIVE: Quoting = if cfg!(windows) {
+        Quoting::Windows
+    } else {
+        Quoting::Posix
+    };
+}
+
+/// A program and its arguments from one command line, split by the platform's convention
+/// ([`Quoting::NATIVE`]), so that a path with a space can be given, as GUIs allow. A quote
+/// left open is an error, not a guess.
 pub fn split_command(command: &str) -> Result<Vec<String>, String> {
+    split_with(command, Quoting::NATIVE)
+}
+
+/// [`split_command`] by the given convention.
+pub fn split_with(command: &str, quoting: Quoting) -> Result<Vec<String>, String> {
+    let words = match quoting {
+        Quoting::Posix => split_posix(command)?,
+        Quoting::Windows => split_windows(command)?,
+    };
+    if words.is_empty() {
+        return Err("no command given".to_string());
+    }
+    Ok(words)
+}
+
+fn split_posix(command: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
     let mut chars = command.chars();
@@ -243,9 +285,48 @@ pub fn split_command(command: &str) -> Result<Vec<String>, String> {
         }
     }
     words.extend(word);
-    if words.is_empty() {
-        return Err("no command given".to_string());
+    Ok(words)
+}
+
+fn split_windows(command: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quoted = false;
+    let mut chars = command.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' if !quoted => words.extend(word.take()),
+            '\\' => {
+                let mut n = 1;
+                while chars.next_if_eq(&'\\').is_some() {
+                    n += 1;
+                }
+                let w = word.get_or_insert_with(String::new);
+                if chars.peek() == Some(&'"') {
+                    w.extend(std::iter::repeat_n('\\', n / 2));
+                    if n % 2 == 1 {
+                        chars.next();
+                        w.push('"');
+                    }
+                } else {
+                    w.extend(std::iter::repeat_n('\\', n));
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                if quoted && chars.next_if_eq(&'"').is_some() {
+                    w.push('"');
+                } else {
+                    quoted = !quoted;
+                }
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
     }
+    if quoted {
+        return Err("a \" is not closed".to_string());
+    }
+    words.extend(word);
     Ok(words)
 }
 
@@ -331,8 +412,8 @@ mod tests {
             (vec!["--white-option", "Hash"], "NAME=VALUE"),
             (vec!["--save", "no/such/folder/x"], "does not exist"),
             (
-                vec!["--white-cmd", "'open"],
-                "--white-cmd 'open: a ' is not closed",
+                vec!["--white-cmd", "\"open"],
+                "--white-cmd \"open: a \" is not closed",
             ),
             (
                 vec!["--black-cmd", "   "],
@@ -347,12 +428,15 @@ mod tests {
         }
     }
 
-    /// A command line splits as a shell splits it, so a path with a space can be given; a
-    /// quote left open is an error, not a guess.
+    fn words(w: &[&str]) -> Result<Vec<String>, String> {
+        Ok(w.iter().map(|s| s.to_string()).collect())
+    }
+
+    /// On Linux and macOS a command line splits as a shell splits it, so a path with a space
+    /// can be given; a quote left open is an error, not a guess.
     #[test]
     fn a_command_splits_as_a_shell_splits_it() {
-        let split = |c: &str| split_command(c);
-        let words = |w: &[&str]| Ok(w.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        let split = |c: &str| split_with(c, Quoting::Posix);
         assert_eq!(
             split("/usr/games/stockfish"),
             words(&["/usr/games/stockfish"])
@@ -369,8 +453,52 @@ mod tests {
         assert_eq!(split(r#"'a "b"' c'd'e"#), words(&[r#"a "b""#, "cde"]));
         assert_eq!(split(r#""say \"hi\" \\ \n""#), words(&[r#"say "hi" \ \n"#]));
         assert_eq!(split("x ''"), words(&["x", ""]));
+        // Unquoted, a Windows path loses its backslashes here, as it does in a shell.
+        assert_eq!(split(r"C:\Engines\sf.exe"), words(&["C:Enginessf.exe"]));
         for bad in ["", "   ", "'open", r#""open"#, r#""a \"#, "end\\"] {
             assert!(split(bad).is_err(), "{bad:?}");
         }
+    }
+
+    /// On Windows a command line splits as Windows programs split theirs (issue 105): a path
+    /// keeps its backslashes, quoted or not, and a path with a space is quoted with "…".
+    #[test]
+    fn a_command_splits_as_windows_splits_it() {
+        let split = |c: &str| split_with(c, Quoting::Windows);
+        assert_eq!(
+            split(r#""C:\Program Files\Stockfish\stockfish.exe" --uci"#),
+            words(&[r"C:\Program Files\Stockfish\stockfish.exe", "--uci"])
+        );
+        assert_eq!(split(r"C:\Engines\sf.exe"), words(&[r"C:\Engines\sf.exe"]));
+        assert_eq!(
+            split("\t\\\\server\\share\\eng.exe  --threads\t1 "),
+            words(&[r"\\server\share\eng.exe", "--threads", "1"])
+        );
+        // Backslashes before a quote: 2n give n and a quote that groups, 2n+1 give n and a
+        // literal quote; elsewhere they are literal, a trailing one too.
+        assert_eq!(split(r#"a\\"b c"d"#), words(&[r"a\b cd"]));
+        assert_eq!(split(r#"a\\\"b c"#), words(&[r#"a\"b"#, "c"]));
+        assert_eq!(split(r#""dir\\" x"#), words(&[r"dir\", "x"]));
+        assert_eq!(split(r"C:\dir\ x"), words(&[r"C:\dir\", "x"]));
+        assert_eq!(split(r#""say ""hi""" ''"#), words(&[r#"say "hi""#, "''"]));
+        assert_eq!(split(r#"x """#), words(&["x", ""]));
+        for bad in [
+            "",
+            " \t ",
+            r#""open"#,
+            r#""C:\Program Files\sf.exe"#,
+            r#"a\\"b"#,
+        ] {
+            assert!(split(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_native_convention_is_the_platforms() {
+        assert_eq!(Quoting::NATIVE == Quoting::Windows, cfg!(windows));
+        assert_eq!(
+            split_command("eng --uci"),
+            split_with("eng --uci", Quoting::NATIVE)
+        );
     }
 }

@@ -7,8 +7,10 @@
 
 use super::player::{pv_san, record_iteration, Failure, Thought, Turn};
 use super::state::{Iteration, PlayerInfo, Shared};
+use crate::eval::EVAL_LIMIT;
 use crate::position::{Position, UciMove};
-use crate::score::{MATE, MATE_BOUND};
+use crate::score::MATE;
+use crate::search::ScoreBound;
 use chess::ChessMove;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -36,9 +38,9 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Start `command` (the program and its arguments, split as a shell splits them:
-    /// [`super::args::split_command`]), and wait up to
-    /// `timeout` for `uciok` and, after the options `settings` (name, value), for `readyok`.
+    /// Start `command` (the program and its arguments, split as this platform's programs
+    /// split a command line: [`super::args::split_command`]), and wait up to `timeout` for
+    /// `uciok` and, after the options `settings` (name, value), for `readyok`.
     pub fn start(
         command: &str,
         flag: &str,
@@ -50,8 +52,7 @@ impl EngineProcess {
         let Some((program, args)) = words.split_first() else {
             return Err(format!("{flag}: no command given"));
         };
-        let mut child = Command::new(program)
-            .args(args)
+        let mut child = own_process_group(Command::new(program).args(args))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -79,7 +80,7 @@ impl EngineProcess {
             });
         }
         let mut engine = EngineProcess {
-            name: program.rsplit('/').next().unwrap_or(program).to_string(),
+            name: program_name(program),
             command: command.to_string(),
             flag: flag.to_string(),
             child,
@@ -279,11 +280,44 @@ impl Drop for EngineProcess {
     }
 }
 
+/// The program in a process group of its own, so that a Ctrl-C at the terminal (or the
+/// Windows console) reaches `watch` alone: the game ends, is saved as stopped, and the
+/// program is told `stop` and `quit`. In the terminal's group the program would die of the
+/// same Ctrl-C, and could be seen to die first: the game would be saved as lost by it.
+fn own_process_group(command: &mut Command) -> &mut Command {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0)
+    }
+    #[cfg(windows)]
+    {
+        use std::os::windows::process::CommandExt;
+        const CREATE_NEW_PROCESS_GROUP: u32 = 0x0000_0200;
+        command.creation_flags(CREATE_NEW_PROCESS_GROUP)
+    }
+    #[cfg(not(any(unix, windows)))]
+    command
+}
+
+/// The program's name until it says its own (`id name`): its file's, from a path with either
+/// separator, since a Windows path may use both.
+fn program_name(program: &str) -> String {
+    let file = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    file.strip_suffix(".exe")
+        .or_else(|| file.strip_suffix(".EXE"))
+        .filter(|stem| !stem.is_empty())
+        .unwrap_or(file)
+        .to_string()
+}
+
 fn thought(best: ChessMove, spent: Duration, score: Option<i32>, depth: u32) -> Thought {
     Thought {
         best,
         spent_ms: i64::try_from(spent.as_millis()).unwrap_or(i64::MAX),
         score,
+        // Bound lines are not read as the score (`read_info`).
+        bound: ScoreBound::Exact,
         depth,
         reason: "the program does not say why it stopped".to_string(),
         detail: String::new(),
@@ -324,7 +358,9 @@ pub fn read_info(line: &str, pos: &Position) -> Option<Info> {
             "score" => {
                 let value: Option<i32> = words.get(i + 2).and_then(|v| v.parse().ok());
                 score = match (next, value) {
-                    ("cp", Some(v)) => Some(v.clamp(1 - MATE_BOUND, MATE_BOUND - 1)),
+                    // Within the evaluation's range: a larger score (another engine's
+                    // tablebase win) would read as one of the search's decided scores.
+                    ("cp", Some(v)) => Some(v.clamp(-EVAL_LIMIT, EVAL_LIMIT)),
                     // Mates in plies from the root, as `score.rs` counts them.
                     ("mate", Some(m)) if m > 0 => {
                         Some(MATE - m.saturating_mul(2).saturating_sub(1).min(1000))
@@ -385,6 +421,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_program_is_named_by_its_file() {
+        for (program, name) in [
+            ("/usr/games/stockfish", "stockfish"),
+            (r"C:\Engines\sf.exe", "sf"),
+            ("C:/Engines/Lc0.EXE", "Lc0"),
+            (r"..\bin/eng", "eng"),
+            ("stockfish", "stockfish"),
+            (".exe", ".exe"),
+        ] {
+            assert_eq!(program_name(program), name, "{program}");
+        }
+    }
+
+    #[test]
     fn info_lines_are_read() {
         let pos = Position::startpos();
         let i = read_info(
@@ -406,6 +456,9 @@ mod tests {
         assert_eq!(mate.and_then(|m| m.score), Some(MATE - 3));
         let mated = read_info("info depth 5 score mate -1 pv e2e4", &pos);
         assert_eq!(mated.and_then(|m| m.score), Some(-MATE + 2));
+        // Another engine's tablebase win is a large evaluation, not a decided score.
+        let won = read_info("info depth 30 score cp 20000 pv e2e4", &pos);
+        assert_eq!(won.and_then(|w| w.score), Some(EVAL_LIMIT));
         assert!(read_info("info string depth 3", &pos).is_none());
         assert!(read_info("info currmove e2e4 currmovenumber 1", &pos).is_none());
         assert!(read_info("bestmove e2e4", &pos).is_none());

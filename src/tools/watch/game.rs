@@ -91,7 +91,11 @@ pub fn play(players: &mut [Player; 2], setup: &Setup, shared: &Arc<Shared>) -> F
         }
         shared.wait_to_play(played_at);
         if shared.interrupted() {
-            break ending("*", "unterminated", "stopped with Ctrl-C".to_string());
+            break ending(
+                "*",
+                "unterminated",
+                "stopped by Ctrl-C or a request to end".to_string(),
+            );
         }
         let side = usize::from(pos.side_to_move() == chess::Color::Black);
         let next = [step(&periods, timed[0] + 1), step(&periods, timed[1] + 1)];
@@ -146,9 +150,11 @@ pub fn play(players: &mut [Player; 2], setup: &Setup, shared: &Arc<Shared>) -> F
                         "rules infraction",
                         format!("{who} answered '{text}', not a legal move"),
                     ),
-                    Failure::Interrupted => {
-                        ending("*", "unterminated", "stopped with Ctrl-C".to_string())
-                    }
+                    Failure::Interrupted => ending(
+                        "*",
+                        "unterminated",
+                        "stopped by Ctrl-C or a request to end".to_string(),
+                    ),
                 };
             }
         };
@@ -192,10 +198,7 @@ pub fn play(players: &mut [Player; 2], setup: &Setup, shared: &Arc<Shared>) -> F
                     san: text.clone(),
                     spent_ms: thought.spent_ms,
                     clock_after_ms: clock_after,
-                    score: thought
-                        .score
-                        .map(crate::tools::selfplay::score_text)
-                        .unwrap_or_default(),
+                    score: thought.score_shown(),
                     depth: thought.depth,
                     reason: thought.reason.clone(),
                     detail: thought.detail.clone(),

@@ -188,6 +188,7 @@ impl InProcess {
             best,
             spent_ms,
             score: Some(outcome.score),
+            bound: outcome.bound,
             depth: outcome.depth,
             reason: outcome.reason.describe().to_string(),
             detail: outcome.stop_detail.clone(),

@@ -6,6 +6,7 @@ use super::engine_process::EngineProcess;
 use super::in_process::InProcess;
 use super::state::{Iteration, PlayerInfo, Shared};
 use crate::position::{move_to_san, Position};
+use crate::search::ScoreBound;
 use crate::time::GoLimits;
 use chess::ChessMove;
 use std::sync::Arc;
@@ -19,6 +20,9 @@ pub struct Thought {
     pub spent_ms: i64,
     /// Mover's view, centipawns (mates as `score.rs` writes them); None if not said.
     pub score: Option<i32>,
+    /// Whether `score` is exact or a bound (a move the unfinished iteration proved better is
+    /// played with the lower bound that proved it).
+    pub bound: ScoreBound,
     pub depth: u32,
     pub reason: String,
     pub detail: String,
@@ -27,6 +31,20 @@ pub struct Thought {
     pub timelog: String,
     /// The learned model's probability at the last soft-stop check (Sandglass only).
     pub p_change: Option<f64>,
+}
+
+impl Thought {
+    /// The score as the page shows it, a bound marked: "≥+3.12" is at least +3.12.
+    pub fn score_shown(&self) -> String {
+        let mark = match self.bound {
+            ScoreBound::Exact => "",
+            ScoreBound::Lower => "≥",
+            ScoreBound::Upper => "≤",
+        };
+        self.score.map_or(String::new(), |s| {
+            format!("{mark}{}", crate::tools::selfplay::score_text(s))
+        })
+    }
 }
 
 /// Why a move did not come.
@@ -124,4 +142,38 @@ pub fn record_iteration(shared: &Shared, mut it: Iteration) {
             t.iterations.push(it);
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    /// A bound is shown as one, so that a lower bound is not read as the move's score.
+    #[test]
+    fn a_bound_is_marked() {
+        let thought = |score, bound| Thought {
+            best: ChessMove::from_str("e2e4").unwrap_or_default(),
+            spent_ms: 0,
+            score,
+            bound,
+            depth: 9,
+            reason: String::new(),
+            detail: String::new(),
+            adjust: String::new(),
+            final_soft_ms: None,
+            timelog: String::new(),
+            p_change: None,
+        };
+        assert_eq!(thought(Some(312), ScoreBound::Exact).score_shown(), "+3.12");
+        assert_eq!(
+            thought(Some(312), ScoreBound::Lower).score_shown(),
+            "≥+3.12"
+        );
+        assert_eq!(
+            thought(Some(-40), ScoreBound::Upper).score_shown(),
+            "≤-0.40"
+        );
+        assert_eq!(thought(None, ScoreBound::Lower).score_shown(), "");
+    }
 }

@@ -47,15 +47,19 @@ pub fn bind(host: &str, port: u16) -> Result<TcpListener, String> {
     } else {
         addr.clone()
     };
-    let listener = TcpListener::bind(if host.contains(':') { &shown } else { &addr })
-        .map_err(|e| {
-            if e.kind() == std::io::ErrorKind::AddrInUse {
-                format!("cannot listen on {shown}: the port is in use; choose another with --port N, or --port 0 for any free port")
-            } else {
-                format!("cannot listen on {shown}: {e}")
-            }
-        })?;
-    Ok(listener)
+    let target = if host.contains(':') { &shown } else { &addr };
+    let another = "choose another with --port N, or --port 0 for any free port";
+    TcpListener::bind(target).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AddrInUse => {
+            format!("cannot listen on {shown}: the port is in use; {another}")
+        }
+        // A port below 1024 on Linux; on Windows, a port in a range the system reserved, or
+        // one that another program holds for itself alone.
+        std::io::ErrorKind::PermissionDenied => {
+            format!("cannot listen on {shown}: {e}; {another}")
+        }
+        _ => format!("cannot listen on {shown}: {e}"),
+    })
 }
 
 /// The address for people: `http://127.0.0.1:8089/`.
