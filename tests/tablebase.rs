@@ -50,18 +50,24 @@ fn wdl(fen: &str) -> i32 {
         .unwrap_or_else(|| panic!("no WDL for {fen}: {line:?}"))
 }
 
-/// Let the engine play `plies` moves of both sides from `fen` at 150 ms a move, and return
-/// the FEN after each of its moves, with the last `info` line before each `bestmove`.
-fn play(fen: &str, plies: usize) -> Vec<(String, common::Line)> {
-    let mut engine = Engine::ready();
-    engine.send(&format!("setoption name SyzygyPath value {TABLES}"));
+/// Set `SyzygyPath` to `path`, which must open all 70 shipped table files without a word of
+/// error.
+fn open_all_tables(engine: &mut Engine, path: &str) {
+    engine.send(&format!("setoption name SyzygyPath value {path}"));
     let said = engine.sync();
+    assert!(!said.iter().any(|l| l.is_error()), "{said:?}");
     assert!(
         said.iter()
             .any(|l| l.starts("info string SyzygyPath: 70 table files, up to 4 men")),
         "{said:?}"
     );
-    assert!(!said.iter().any(|l| l.is_error()), "{said:?}");
+}
+
+/// Let the engine play `plies` moves of both sides from `fen` at 150 ms a move, and return
+/// the FEN after each of its moves, with the last `info` line before each `bestmove`.
+fn play(fen: &str, plies: usize) -> Vec<(String, common::Line)> {
+    let mut engine = Engine::ready();
+    open_all_tables(&mut engine, TABLES);
     let mut pos = Position::from_fen(fen).expect("test FEN");
     let mut moves: Vec<String> = Vec::new();
     let mut out = Vec::new();
@@ -193,17 +199,7 @@ fn tables_in_a_later_folder_of_the_path_are_probed() {
     let empty = Scratch::new("first");
     let sep = if cfg!(windows) { ';' } else { ':' };
     let mut engine = Engine::ready();
-    engine.send(&format!(
-        "setoption name SyzygyPath value {}{sep}{TABLES}",
-        empty.path()
-    ));
-    let said = engine.sync();
-    assert!(!said.iter().any(|l| l.is_error()), "{said:?}");
-    assert!(
-        said.iter()
-            .any(|l| l.starts("info string SyzygyPath: 70 table files, up to 4 men")),
-        "{said:?}"
-    );
+    open_all_tables(&mut engine, &format!("{}{sep}{TABLES}", empty.path()));
     engine.send(&format!("position fen {KQ_KR_WIN}"));
     engine.send("go depth 4");
     let lines = engine.until_bestmove(LIVE);
