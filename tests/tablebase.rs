@@ -308,3 +308,34 @@ fn tables_change_no_search_they_cannot_reach() {
         }
     }
 }
+
+/// `probe` reads the shipped EPD file of table positions: one answer for each of its 60
+/// lines, its operations skipped, and each answer the result its `c0` names.
+#[test]
+fn probe_reads_the_shipped_epd_file() {
+    let epd = concat!(env!("CARGO_MANIFEST_DIR"), "/data/epd/tablebase.epd");
+    let out = Command::new(BIN)
+        .args(["probe", "--syzygy-path", TABLES, epd])
+        .output()
+        .expect("sandglass probe");
+    assert!(out.status.success(), "{out:?}");
+    let answers: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(answers.len(), 60, "{answers:?}");
+    let text = std::fs::read_to_string(epd).expect("read the EPD file");
+    for (line, answer) in text.lines().zip(&answers) {
+        let wdl = match line.split("c0 \"").nth(1).and_then(|r| r.split('"').next()) {
+            Some("win") => "2",
+            Some("draw") => "0",
+            Some("loss") => "-2",
+            other => panic!("unexpected c0 {other:?} in {line}"),
+        };
+        assert_eq!(
+            answer.split_whitespace().next(),
+            Some(wdl),
+            "{line}: {answer}"
+        );
+    }
+}

@@ -30,7 +30,7 @@ pub enum Tool {
     Datagen(super::datagen::DatagenArgs),
     /// Train the network on datagen shards and write it as a .nnue file.
     Train(super::train::TrainArgs),
-    /// Probe Syzygy tables for each FEN of a file: `<wdl> <dtz>` a line.
+    /// Probe Syzygy tables for each FEN or EPD line of a file: `<wdl> <dtz>` a line.
     Probe(super::probe::ProbeArgs),
     /// Play one game live in the browser, showing how each side spends its clock.
     Watch(super::watch::WatchArgs),

@@ -126,6 +126,20 @@ fn points(board: &chess::Board, operand: &str) -> Result<Vec<(ChessMove, u32)>, 
         .collect()
 }
 
+/// The position of a FEN or an EPD line, as text the FEN parser reads: the four board
+/// fields, and the move counters when the fifth and sixth fields are numbers. EPD puts
+/// operations there instead, and without counters the FEN parser takes 0 and 1. None when
+/// the line has fewer than four fields.
+pub fn position_text(line: &str) -> Option<String> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() < 4 {
+        return None;
+    }
+    let counters =
+        fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
+    Some(fields[..if counters { 6 } else { 4 }].join(" "))
+}
+
 /// Parse one EPD line; Err explains what is wrong with it.
 pub fn parse_line(line: &str) -> Result<Option<Test>, String> {
     let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\0');

@@ -1,5 +1,6 @@
-//! `sandglass probe --syzygy-path DIRS [FILE]`: the Syzygy tables' answer for each FEN of a
-//! file (or of standard input), one line each, in the order given.
+//! `sandglass probe --syzygy-path DIRS [FILE]`: the Syzygy tables' answer for each FEN or
+//! EPD line of a file (or of standard input), one line each, in the order given. An EPD
+//! line's operations (`c0 "win"; id "..."`) are skipped, as are its missing move counters.
 //!
 //! A line is `<wdl> <dtz>`: WDL from -2 (lost) to 2 (won) for the side to move, as if the
 //! fifty-move counter were zero, and DTZ in python-chess's `probe_dtz` convention (plies to
@@ -19,7 +20,8 @@ pub struct ProbeArgs {
     /// The tables' folders, as the `SyzygyPath` option takes them.
     #[arg(long)]
     pub syzygy_path: String,
-    /// A file of FENs, one a line; standard input when left out.
+    /// A file of positions, one a line: FEN, or EPD (its first four fields are the position,
+    /// the move counters taken as 0 1, its operations ignored); standard input when left out.
     pub file: Option<String>,
 }
 
@@ -61,14 +63,16 @@ pub fn run(args: &ProbeArgs) -> Result<bool, String> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for line in input.lines() {
-        let line = line.map_err(|e| format!("reading the FENs: {e}"))?;
-        let fen = line.trim();
-        if fen.is_empty() {
+        let line = line.map_err(|e| format!("reading the positions: {e}"))?;
+        if line.trim().is_empty() {
             continue;
         }
-        let answer = match Position::from_fen(fen) {
-            Ok(pos) => answer(&tables, &pos),
-            Err(e) => format!("error {e}"),
+        let answer = match super::epd::position_text(&line) {
+            None => "error fewer than four FEN fields".to_string(),
+            Some(fen) => match Position::from_fen(&fen) {
+                Ok(pos) => answer(&tables, &pos),
+                Err(e) => format!("error {e}"),
+            },
         };
         writeln!(out, "{answer}").map_err(|e| e.to_string())?;
     }

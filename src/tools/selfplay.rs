@@ -301,24 +301,16 @@ pub fn parse_book(text: &str) -> (Vec<Position>, Vec<String>) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        // EPD lines carry four fields and then operations; FEN lines six fields. Without
-        // the counters the FEN parser takes 0 and 1.
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let why = if fields.len() < 4 {
-            "fewer than four FEN fields".to_string()
-        } else {
-            let counters = fields.len() >= 6
-                && fields[4].parse::<u32>().is_ok()
-                && fields[5].parse::<u32>().is_ok();
-            let fen = fields[..if counters { 6 } else { 4 }].join(" ");
-            match Position::from_any_fen(&fen) {
+        let why = match super::epd::position_text(line) {
+            None => "fewer than four FEN fields".to_string(),
+            Some(fen) => match Position::from_any_fen(&fen) {
                 Ok(p) if !p.legal_moves().is_empty() => {
                     book.push(p);
                     continue;
                 }
                 Ok(_) => "no legal move: the game is already over".to_string(),
                 Err(e) => format!("bad FEN: {e}"),
-            }
+            },
         };
         let shown = super::pgn::truncate(line, 100);
         refused.push(format!("line {}: {why}: {shown}", i + 1));
