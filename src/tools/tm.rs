@@ -389,8 +389,15 @@ fn run_pgn(args: &TmArgs, path: &std::path::Path) -> Result<(), String> {
                 format!("--game {n}: {name} holds games 1 to {}", rep.games)
             } else {
                 let prefix = format!("game {n} ");
-                let why = rep.problems.iter().find(|p| p.starts_with(&prefix));
-                let why = why.cloned().unwrap_or_default();
+                let why = match rep.empty.iter().find(|g| g.starts_with(&prefix)) {
+                    Some(game) => format!("{game}: no moves"),
+                    None => rep
+                        .problems
+                        .iter()
+                        .find(|p| p.starts_with(&prefix))
+                        .cloned()
+                        .unwrap_or_default(),
+                };
                 format!("--game {n} has no clock record to show: {why}")
             });
         }

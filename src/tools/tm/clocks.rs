@@ -504,15 +504,13 @@ pub fn read_game(game: &RawGame) -> GameRecord {
             p_change,
         });
     }
-    if notation.is_none() {
-        problems.push(if game.moves.is_empty() {
-            format!("{label}: no moves")
-        } else {
-            format!(
-                "{label}: no clock record (no [%clk], mt=/tl=, tl= or move times in its {} move comments)",
-                game.moves.len()
-            )
-        });
+    // A game with no moves (abandoned before the first) has no clock to read, and is no
+    // problem with the file: the replay counts it apart.
+    if notation.is_none() && !game.moves.is_empty() {
+        problems.push(format!(
+            "{label}: no clock record (no [%clk], mt=/tl=, tl= or move times in its {} move comments)",
+            game.moves.len()
+        ));
     } else if periods.is_none() && notation == Some(Notation::Clk) {
         problems.push(format!(
             "{label}: TimeControl '{tc_text}' unreadable: increments taken as 0"

@@ -34,6 +34,9 @@ pub fn page(rep: &Replay, choice: &Choice) -> String {
     );
     let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
     let _ = writeln!(out, "<p>{}</p>", escape(replay::header(rep).trim()));
+    if let Some(note) = replay::empty_note(rep) {
+        let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(&note));
+    }
     summary_table(&mut out, rep);
     let names = &rep.players;
     let caption = format!(

@@ -35,6 +35,10 @@ pub struct Replay {
     pub notations: Vec<(Notation, usize)>,
     pub problems: Vec<String>,
     pub problem_count: usize,
+    /// Games with no moves, abandoned before the first: their labels (the first
+    /// [`MAX_PROBLEMS`]) and their count. A note, not a problem with the file.
+    pub empty: Vec<String>,
+    pub empty_count: usize,
     /// One block per time control.
     pub summary: Vec<Block>,
     /// The players given rows of their own in the summary (none when there are many).
@@ -63,6 +67,8 @@ pub fn load<R: BufRead>(input: R, file: &str, choice: &Choice) -> Result<Replay,
         notations: Vec::new(),
         problems: Vec::new(),
         problem_count: 0,
+        empty: Vec::new(),
+        empty_count: 0,
         summary: Vec::new(),
         players: Vec::new(),
         kept: Vec::new(),
@@ -80,6 +86,12 @@ pub fn load<R: BufRead>(input: R, file: &str, choice: &Choice) -> Result<Replay,
         for p in &record.problems {
             if rep.problems.len() < MAX_PROBLEMS {
                 rep.problems.push(p.clone());
+            }
+        }
+        if record.plies == 0 {
+            rep.empty_count += 1;
+            if rep.empty.len() < MAX_PROBLEMS {
+                rep.empty.push(record.label.clone());
             }
         }
         if !record.has_clock() {
@@ -217,9 +229,38 @@ pub fn header(rep: &Replay) -> String {
     out
 }
 
+/// The games skipped for having no moves, named (the first few), or None when there are none.
+pub fn empty_note(rep: &Replay) -> Option<String> {
+    if rep.empty_count == 0 {
+        return None;
+    }
+    let games = if rep.empty_count == 1 {
+        "game"
+    } else {
+        "games"
+    };
+    let mut out = format!(
+        "{} {games} with no moves, skipped: {}",
+        rep.empty_count,
+        rep.empty
+            .iter()
+            .take(5)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if rep.empty_count > 5 {
+        let _ = write!(out, ", … and {} more", rep.empty_count - 5);
+    }
+    Some(out)
+}
+
 /// Everything `tm --pgn` prints.
 pub fn text(rep: &Replay, choice: &Choice) -> String {
     let mut out = header(rep);
+    if let Some(note) = empty_note(rep) {
+        let _ = writeln!(out, "{note}");
+    }
     if rep.problem_count > 0 {
         let _ = writeln!(out, "\n{} problem(s):", rep.problem_count);
         for p in rep.problems.iter().take(20) {
