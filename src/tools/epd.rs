@@ -23,7 +23,7 @@ pub struct EpdArgs {
     #[arg(long, default_value_t = 1000)]
     pub movetime: u64,
     /// A fixed number of nodes per position instead: the same moves on any machine and under
-    /// any load, so that a suite can screen a search change while matches hold the cores.
+    /// any load, so that a suite can screen a search change while the machine is busy.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Only the first N positions.

@@ -481,11 +481,11 @@ mod tests {
     fn clock_never_goes_negative() {
         for tc in ["10+0.1", "300+3", "40/900", "1+0.01", "2+0", "40/2"] {
             let tc = parse_tc(tc).unwrap_or_else(|e| panic!("{e}"));
-            // Spending soft × use (the brief's game), or hard on every move. A lag as long
-            // as the overhead on *every* move is also survived where the increment or a
-            // refill pays for it; in sudden death (2+0) it cannot be (80 moves × 10 ms is
-            // 40 % of the clock), and neither can it on top of spending 3× the average
-            // move every time, so those pairs are left out.
+            // Games that spend the soft budget × a use factor, or the hard limit, on every
+            // move. A lag as long as the overhead on *every* move is also survived where the
+            // increment or a refill pays for it; in sudden death (2+0) it cannot be (80
+            // moves × 10 ms is 40 % of the clock), and neither can it on top of spending 3×
+            // the average move every time, so those pairs are left out.
             let mut runs = vec![(0.6, 0), (1.0, 0), (time::HARD_FACTOR, 0)];
             if tc.increment_ms >= 10 || tc.moves.is_some() {
                 runs.extend([(0.6, 10), (1.0, 10)]);
