@@ -226,9 +226,10 @@ fn the_readmes_commands_run_in_a_clean_clone() {
                 continue;
             }
             writes = OUTPUTS.contains(&word.as_str());
-            // A time control such as `40/300` is not a path.
-            let a_time_control = w[i - 1] == "--tc";
-            let looks_like_a_file = (!a_time_control && word.contains('/'))
+            // A time control such as `40/300` is not a path, nor is another engine's
+            // command (`/usr/games/stockfish`), which is the reader's to install.
+            let not_a_path = ["--tc", "--white-cmd", "--black-cmd"].contains(&w[i - 1].as_str());
+            let looks_like_a_file = (!not_a_path && word.contains('/'))
                 || [".pgn", ".epd", ".nnue", ".bin"]
                     .iter()
                     .any(|e| word.ends_with(e));
@@ -251,6 +252,36 @@ fn the_readmes_commands_run_in_a_clean_clone() {
         }
     }
     assert!(ran >= 3, "the README's `tm` examples were not found");
+}
+
+/// The README's examples run as written in a clone, where `make` leaves `./sandglass` and
+/// no `sandglass` is on the PATH: none calls the bare name (`cargo run` is fine).
+#[test]
+fn the_readmes_examples_name_the_binary_by_its_path() {
+    let mut in_block = false;
+    let mut by_path = 0;
+    for (i, line) in README.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            in_block = !in_block;
+            continue;
+        }
+        for simple in simple_commands(line).iter().filter(|_| in_block) {
+            let Some(args) = sandglass_args(simple) else {
+                continue;
+            };
+            assert!(
+                !simple.iter().any(|w| w == "sandglass"),
+                "README line {}: `{}` does not run in a clone as written",
+                i + 1,
+                simple.join(" ")
+            );
+            by_path += usize::from(args[0] == "./sandglass");
+        }
+    }
+    assert!(
+        by_path >= 5,
+        "the README's `./sandglass` examples were not found"
+    );
 }
 
 #[test]
@@ -302,6 +333,10 @@ fn what_comes_before_sandglass_is_dropped() {
         ["sandglass bench 12"]
     );
     assert_eq!(args("cargo run --release"), ["sandglass"]);
+    assert_eq!(
+        args("./sandglass watch --black-cmd /usr/games/stockfish"),
+        ["./sandglass watch --black-cmd /usr/games/stockfish"]
+    );
     assert!(args("python3 tools/gauntlet.py target/release/sandglass --games 4").is_empty());
 }
 
