@@ -36,7 +36,7 @@ pub struct Replay {
     pub problems: Vec<String>,
     pub problem_count: usize,
     /// Games with no moves, abandoned before the first: their labels (the first
-    /// [`MAX_PROBLEMS`]) and their count. A note, not a problem with the file.
+    /// `MAX_PROBLEMS`, as for problems) and their count. A note, not a problem with the file.
     pub empty: Vec<String>,
     pub empty_count: usize,
     /// One block per time control.
