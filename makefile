@@ -35,7 +35,13 @@ python-deps:
 # Selenium, which is installed into the same venv: it plays three moves of a 60+0.6 game,
 # checks the clocks, the bars and the reasons, pauses, saves, loses the server, and leaves
 # its screenshots in target/browser-test/ (tools/watch_browser.py says what it checks).
+# A new machine may have neither: as root they are installed from Debian's packages here,
+# otherwise one line says what to install.
 browser-test: python-deps
+	@test -x /usr/bin/chromedriver || { [ "$$(id -u)" = 0 ] && apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; } || { \
+		echo "error: make browser-test needs Debian's chromium and chromium-driver: sudo apt-get install chromium chromium-driver" >&2; \
+		exit 1; }
 	@$(PYTHON) -c "import selenium" 2>/dev/null || $(PYTHON) -m pip install --quiet selenium
 	cargo build --release
 	$(PYTHON) tools/watch_browser.py target/release/sandglass --out target/browser-test
