@@ -63,6 +63,15 @@ fn open_all_tables(engine: &mut Engine, path: &str) {
     );
 }
 
+/// The last `info` line of a search that gives a score.
+fn last_scored(lines: &[common::Line]) -> &common::Line {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.field("score").is_some())
+        .expect("an info line with a score")
+}
+
 /// Let the engine play `plies` moves of both sides from `fen` at 150 ms a move, and return
 /// the FEN after each of its moves, with the last `info` line before each `bestmove`.
 fn play(fen: &str, plies: usize) -> Vec<(String, common::Line)> {
@@ -80,12 +89,7 @@ fn play(fen: &str, plies: usize) -> Vec<(String, common::Line)> {
         engine.send("go movetime 150");
         let lines = engine.until_bestmove(LIVE);
         let best = lines.last().expect("bestmove").best().to_string();
-        let info = lines
-            .iter()
-            .rev()
-            .find(|l| l.field("score").is_some())
-            .cloned()
-            .expect("an info line with a score");
+        let info = last_scored(&lines).clone();
         pos.play_uci(&best).expect("a legal move");
         moves.push(best);
         out.push((pos.fen(), info));
@@ -203,11 +207,7 @@ fn tables_in_a_later_folder_of_the_path_are_probed() {
     engine.send(&format!("position fen {KQ_KR_WIN}"));
     engine.send("go depth 4");
     let lines = engine.until_bestmove(LIVE);
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.field("score").is_some())
-        .expect("info");
+    let last = last_scored(&lines);
     assert!(last.num("tbhits").is_some_and(|n| n > 0), "{last:?}");
     let score = last.score().expect("score");
     assert!(score == "cp 20000" || score.starts_with("mate "), "{score}");
@@ -264,11 +264,7 @@ fn cut_and_garbled_files_are_refused_and_the_rest_used() {
     engine.send("position fen 8/8/8/3k4/8/8/1Q6/K7 w - - 0 1");
     engine.send("go movetime 100");
     let lines = engine.until_bestmove(LIVE);
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.field("score").is_some())
-        .expect("info");
+    let last = last_scored(&lines);
     assert!(last.num("tbhits").is_some_and(|n| n > 0), "{last:?}");
     engine.finish();
 }
