@@ -2,13 +2,17 @@
 //! nodes a move, with no tables and the default network, the engine mates a lone king with
 //! queen, rook, two bishops and bishop and knight before the fifty-move rule or a repetition
 //! can save it. The defender plays the shipped tables' most stubborn move (the longest
-//! distance to zeroing, which in these endings is the distance to mate).
+//! distance to zeroing, which in these endings is the distance to mate). Every score the
+//! search reports on the way, bounds included, is true: an evaluation within its range, or a
+//! mate no shorter than the tables' distance and reachable before the fifty-move rule.
 //!
 //! The positions are a few of `data/epd/basic_mates.epd`, among the longest of each kind;
 //! `tools/basic_mates.py run` plays the whole suite (docs/measuring.md).
 
+use sandglass::eval::EVAL_LIMIT;
 use sandglass::position::Position;
-use sandglass::search::{self, Limits, Signals};
+use sandglass::score::{is_decisive, is_mate, uci, MATE};
+use sandglass::search::{self, Info, Limits, Signals};
 use sandglass::tablebase::{Root, Tablebases};
 use sandglass::time::Mode;
 use sandglass::tt::TranspositionTable;
@@ -26,6 +30,25 @@ const POSITIONS: [(&str, &str, u32); 6] = [
     ("KBNvK.8", "3k4/8/8/7N/8/8/8/5B1K w - - 0 1", 56),
 ];
 
+/// Why `score`, reported for White to move in a won position `dtz` plies from mate with
+/// `halfmove_clock` plies since the last capture, is no true score; None when it is one.
+fn untrue(score: i32, dtz: i32, halfmove_clock: u32) -> Option<String> {
+    let room = 100 - halfmove_clock as i32;
+    if !is_decisive(score) {
+        return (score.abs() > EVAL_LIMIT).then(|| "beyond the evaluation's range".to_string());
+    }
+    if !is_mate(score) || score < 0 {
+        return Some("decided, but no mate for White".to_string());
+    }
+    let plies = MATE - score;
+    if plies < dtz {
+        return Some(format!(
+            "a mate in {plies} plies, where the tables need {dtz}"
+        ));
+    }
+    (plies > room).then(|| format!("a mate in {plies} plies, past the fifty-move rule in {room}"))
+}
+
 /// How a game from `fen` ends: `Ok(plies)` when Black is mated, else why not.
 fn play(fen: &str, tables: &Tablebases) -> Result<u32, String> {
     let mut pos = Position::from_fen(fen).expect("suite FEN");
@@ -35,16 +58,28 @@ fn play(fen: &str, tables: &Tablebases) -> Result<u32, String> {
         ..Limits::default()
     };
     for plies in 0..200 {
-        let moves = match tables.probe_root(&pos) {
+        let (moves, dtz) = match tables.probe_root(&pos) {
             Some(Root::Mated) if plies % 2 == 1 => return Ok(plies),
-            Some(Root::Moves { moves, .. }) => moves,
+            Some(Root::Moves { moves, dtz, .. }) => (moves, dtz),
             other => return Err(format!("{other:?} after {plies} plies at {}", pos.fen())),
         };
         if pos.is_threefold() || pos.is_fifty_move_draw() {
             return Err(format!("drawn after {plies} plies at {}", pos.fen()));
         }
         let mv = if plies % 2 == 0 {
-            let outcome = search::search(&pos, &limits, &tt, &Signals::new(false), &mut |_| {});
+            let mut reports: Vec<(i32, String)> = Vec::new();
+            let mut report = |info: &Info| reports.push((info.score, format!("{:?}", info.bound)));
+            let outcome = search::search(&pos, &limits, &tt, &Signals::new(false), &mut report);
+            reports.push((outcome.score, "the outcome".to_string()));
+            for (score, bound) in reports {
+                if let Some(why) = untrue(score, dtz, pos.halfmove_clock()) {
+                    return Err(format!(
+                        "ply {plies}: {} ({bound}) at {}: {why}",
+                        uci(score),
+                        pos.fen()
+                    ));
+                }
+            }
             outcome.best.expect("a move")
         } else {
             // The defender: its best result, then the longest way to zeroing.
@@ -76,4 +111,23 @@ fn every_basic_mate_is_won_at_twenty_thousand_nodes() {
         }
     }
     assert!(failed.is_empty(), "not mated:\n{}", failed.join("\n"));
+}
+
+/// The check above refuses the scores issue 106 saw, and passes true ones.
+#[test]
+fn the_score_check_knows_a_true_score() {
+    // `mate 66` where the tables mate in 17 plies: too long to reach before the fifty-move rule.
+    assert!(untrue(MATE - 131, 17, 0).is_some());
+    // `cp 20913`, internal 30,913: a tablebase-band score with no tables.
+    assert!(untrue(30_913, 17, 0).is_some());
+    assert!(untrue(EVAL_LIMIT + 1, 17, 0).is_some());
+    assert!(untrue(-(MATE - 4), 17, 0).is_some());
+    // A mate quicker than the tables allow.
+    assert!(untrue(MATE - 15, 17, 0).is_some());
+    // A mate the fifty-move rule leaves no room for.
+    assert!(untrue(MATE - 41, 17, 70).is_some());
+    assert_eq!(untrue(MATE - 17, 17, 0), None);
+    assert_eq!(untrue(MATE - 29, 17, 71), None);
+    assert_eq!(untrue(812, 17, 0), None);
+    assert_eq!(untrue(-EVAL_LIMIT, 17, 0), None);
 }

@@ -23,6 +23,13 @@ without a capture or pawn move (the defender claims either), or the engine's fla
 line per position (the result, the plies played and the tables' DTZ at the start), one summary
 line per material, and the exit code 1 if a goal position was not mated. A clock run holds the
 match lock (an exclusive flock on --lock), since it measures time.
+
+`run` also reads every score the engine reports on the way, bounds included, and counts those
+that are not true (issue 106): a `cp` beyond the evaluation's 15,000, a mate for White in a
+position the tables do not call a win, one quicker than the tables' distance, or, in a goal
+ending (no capture can reset the count), one the fifty-move rule leaves no room for; a mate
+against White where the tables do not call it lost. Each is printed, and any makes the exit
+code 1.
 """
 
 import argparse
@@ -50,6 +57,7 @@ MEASURED = [("KQvKR", 4), ("KRvKB", 4)]
 TRIES = 20_000
 MAX_PLIES = 400
 DEFAULT_NODES = 20_000
+EVAL_LIMIT = 15_000  # the engine's evaluation range (src/eval/mod.rs, EVAL_LIMIT)
 
 
 class Parser(argparse.ArgumentParser):
@@ -182,30 +190,72 @@ class Clock:
         return True
 
 
-def play_out(engine, board, ident, tb, nodes, tc):
-    """(how it ended, plies played): the engine plays White, the tables Black."""
+def untrue(score, board, tb, goal):
+    """Why `score` (a chess.engine.PovScore), reported with White to move on `board`, is not
+    a true score; None when it is. `goal`: a lone king's ending, where only the mate resets the
+    fifty-move count."""
+    white = score.white()
+    mate = white.mate()
+    if mate is None:
+        cp = white.score()
+        return f"cp {cp} beyond the evaluation's {EVAL_LIMIT}" if abs(cp) > EVAL_LIMIT else None
+    wdl = tb.probe_wdl(board)
+    if mate <= 0:
+        return None if wdl == -2 else f"mate {mate} where the tables say {wdl:+d}"
+    if wdl != 2:
+        return f"mate {mate} where the tables say {wdl:+d}"
+    plies, dtz = 2 * mate - 1, abs(tb.probe_dtz(board))
+    if plies < dtz:
+        return f"mate {mate} ({plies} plies) where the tables need {dtz}"
+    room = 100 - board.halfmove_clock
+    if goal and plies > room:
+        return f"mate {mate} ({plies} plies) past the fifty-move rule in {room}"
+    return None
+
+
+def think(engine, board, limit, ident):
+    """The engine's move, and every score it reported on the way, as (score, its line)."""
+    scores = []
+    with engine.analysis(board, limit, game=ident) as analysis:
+        for info in analysis:
+            if "score" in info:
+                bound = " lowerbound" if info.get("lowerbound") else ""
+                bound += " upperbound" if info.get("upperbound") else ""
+                scores.append((info["score"], f"depth {info.get('depth')} {info['score'].white()}{bound}"))
+        best = analysis.wait()
+    return best.move, scores
+
+
+def play_out(engine, board, ident, tb, nodes, tc, goal=True):
+    """(how it ended, plies played, the untrue scores): the engine plays White, the tables
+    Black."""
     board = board.copy()
     clock = Clock(tc) if tc else None
     plies = 0
+    bad = []
     while plies < MAX_PLIES:
         why = ended(board)
         if why:
             if why == "mated" and board.turn == chess.WHITE:
                 why = "lost"
-            return why, plies
+            return why, plies, bad
         if board.turn == chess.BLACK:
             board.push(stubborn(board, tb))
         else:
             limit = clock.limit() if clock else chess.engine.Limit(nodes=nodes)
             start = time.monotonic()
-            move = engine.play(board, limit, game=ident).move
+            move, scores = think(engine, board, limit, ident)
             if clock and not clock.spend(time.monotonic() - start):
-                return "flag", plies
+                return "flag", plies, bad
             if move is None:
-                return "no move", plies
+                return "no move", plies, bad
+            for score, line in scores:
+                why_untrue = untrue(score, board, tb, goal)
+                if why_untrue:
+                    bad.append(f"ply {plies + 1} {line}: {why_untrue}")
             board.push(move)
         plies += 1
-    return "too long", plies
+    return "too long", plies, bad
 
 
 def parse_options(items):
@@ -259,11 +309,16 @@ def run(args):
 
 
 def play_suite(engine, rows, tb, nodes, tc, args):
-    """Plays every row, prints its line and the summaries; the number of goals not mated."""
+    """Plays every row, prints its line and the summaries; the number of goals not mated and
+    of untrue scores."""
     goals = {name for name, _ in GOALS}
     totals = {}
+    untrue_scores = 0
     for material, ident, board, dtz in rows:
-        why, plies = play_out(engine, board, ident, tb, nodes, tc)
+        why, plies, bad = play_out(engine, board, ident, tb, nodes, tc, material in goals)
+        for line in bad:
+            print(f"{ident:10} untrue score at {line}", flush=True)
+        untrue_scores += len(bad)
         t = totals.setdefault(material, {"n": 0, "mated": 0, "plies": 0, "dtz": 0, "failed": []})
         t["n"] += 1
         if why == "mated":
@@ -286,7 +341,8 @@ def play_suite(engine, rows, tb, nodes, tc, args):
     mated = sum(t["mated"] for m, t in totals.items() if m in goals)
     n = sum(t["n"] for m, t in totals.items() if m in goals)
     print(f"goals mated {mated} of {n} at {budget}{' with ' + options if options else ''}")
-    return failed
+    print(f"untrue scores {untrue_scores}")
+    return failed + untrue_scores
 
 
 def main():

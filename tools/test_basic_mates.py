@@ -13,6 +13,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import chess  # noqa: E402
+import chess.engine  # noqa: E402
 import chess.syzygy  # noqa: E402
 
 import basic_mates as bm  # noqa: E402
@@ -40,6 +41,32 @@ class Defence(unittest.TestCase):
             board.push(other)
             self.assertLessEqual(self.tb.probe_dtz(board), longest, other.uci())
             board.pop()
+
+    def test_an_untrue_score_is_named(self):
+        # KQ v K, White to move, 17 plies from mate by the tables' DTZ.
+        fen = "8/8/3k4/8/8/8/8/K6Q w - - 0 1"
+        board = chess.Board(fen)
+        dtz = self.tb.probe_dtz(board)
+
+        def score(text, at=board):
+            kind, value = text.split()
+            value = int(value)
+            cp = chess.engine.Mate(value) if kind == "mate" else chess.engine.Cp(value)
+            return bm.untrue(chess.engine.PovScore(cp, chess.WHITE), at, self.tb, True)
+
+        self.assertIsNone(score("cp 812"))
+        self.assertIsNone(score(f"mate {(dtz + 1) // 2}"))
+        self.assertIn("evaluation", score("cp 20913"))
+        self.assertIn("tables need", score(f"mate {(dtz - 1) // 2}"))
+        self.assertIn("fifty-move", score("mate 66"))
+        self.assertIn("tables say", score("mate -3"))
+        late = chess.Board(fen.replace(" 0 1", " 90 60"))
+        self.assertIn("fifty-move", score(f"mate {(dtz + 1) // 2}", late))
+        # A drawn position (the king takes the queen) has no mate for either side.
+        drawn = chess.Board("8/8/8/8/8/8/1Q6/k6K b - - 0 1")
+        drawn.push_uci("a1b2")
+        self.assertIn("tables say", bm.untrue(chess.engine.PovScore(chess.engine.Mate(3), chess.WHITE),
+                                              drawn, self.tb, True))
 
     def test_a_hanging_queen_is_taken(self):
         # Black's king can take the queen: every other move loses, so the defence takes it.
