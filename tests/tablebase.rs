@@ -12,6 +12,7 @@ mod common;
 
 use common::{Engine, BIN, LIVE};
 use sandglass::position::Position;
+use sandglass::tablebase::PATH_SEPARATOR;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -201,7 +202,7 @@ fn tables_in_a_later_folder_of_the_path_are_probed() {
     // The engine's file checks and the prober each split the path: both must find the
     // tables behind the first folder (issue 105).
     let empty = Scratch::new("first");
-    let sep = if cfg!(windows) { ';' } else { ':' };
+    let sep = PATH_SEPARATOR;
     let mut engine = Engine::ready();
     open_all_tables(&mut engine, &format!("{}{sep}{TABLES}", empty.path()));
     engine.send(&format!("position fen {KQ_KR_WIN}"));

@@ -25,53 +25,13 @@
 
 use super::alphabeta::Searcher;
 use super::aspiration::{info, search_line, Cut, Line};
+use super::observed::{Completed, SoftCheck};
 use super::ordering::MAX_PLY;
 use super::{Info, Limits, Outcome, ScoreBound, StopReason};
 use crate::score::{is_decisive, mates_within};
 use crate::time::{adjust, soft, TimeLimit};
 use chess::ChessMove;
-
-/// One soft-stop check, as the time manager made it after a completed iteration: what an
-/// observer of the search ([`super::Signals::observed_by`]) is shown. These are the values
-/// `TimeLog` reports for the last check only.
-#[derive(Debug)]
-pub struct SoftCheck<'a> {
-    /// The soft limit before the adjustments (the budget's), in ms.
-    pub base_soft_ms: u64,
-    /// The adjustments' multiplier and its reason (`time::adjust::reason`).
-    pub scale: f64,
-    pub adjust_reason: &'a str,
-    /// What the rule compared: the depth, elapsed, the last iteration, the adjusted soft limit.
-    pub check: &'a soft::Check,
-    /// The rule's answer, in `TimeLog`'s words.
-    pub verdict: &'a soft::Verdict,
-}
-
-/// One completed iteration of the main thread, whatever bounds the search (a clock, nodes,
-/// a move time, a depth): what an observer of iterations
-/// ([`super::Signals::iterations_seen_by`]) is shown. `sandglass searchlog` records these to
-/// learn when another iteration is worth its time; the soft-stop check ([`SoftCheck`]) is
-/// made only under a clock, and says nothing of the move or the score.
-#[derive(Debug)]
-pub struct Completed<'a> {
-    pub depth: u32,
-    pub seldepth: usize,
-    /// Since `go`, and this iteration's own time.
-    pub elapsed: std::time::Duration,
-    pub iteration: std::time::Duration,
-    /// Nodes of all threads so far.
-    pub nodes: u64,
-    /// The iteration's best move and its score (side to move's view).
-    pub best: ChessMove,
-    pub score: i32,
-    /// What the adjustments read: best-move changes, stable iterations, the score drop, the
-    /// legal moves, and the best move's node share from `adjust::NODE_FRACTION_MIN_DEPTH` on.
-    pub progress: &'a adjust::Progress,
-    /// The best move's share of the first line's nodes so far, read at every depth (the
-    /// adjustments read it only from `NODE_FRACTION_MIN_DEPTH` on, where it means something
-    /// for play; a model may learn from the shallower ones too).
-    pub best_move_share: f64,
-}
+use std::time::Duration;
 
 /// The move to play and its score, as known so far, and the line that shows it.
 struct Best {
@@ -143,14 +103,7 @@ pub fn iterate(
         legal_moves: root_moves.len(),
         ..Default::default()
     };
-    let mut soft_ms = limits.mode.time.budget().map(|b| b.soft_ms);
-    let mut adjust_reason = String::new();
-    let mut stop_detail = String::new();
-    let mut last_check = String::new();
-    let mut growth = soft::Growth::default();
-    // What the `learned` soft stop reads besides the adjustments' progress.
-    let phase = crate::eval::Shape::of(s.pos.board()).phase;
-    let mut scores: Vec<i32> = Vec::new();
+    let mut clock = SoftStop::new(limits, s);
     let mut completed = 0;
     let mut reason = StopReason::Depth;
 
@@ -185,103 +138,19 @@ pub fn iterate(
         order_root_moves(&mut root_moves, &lines);
         track_progress(&mut progress, depth, &best, &lines[0]);
         best = Best::of_line(&lines[0], depth, best.mv);
-        scores.push(best.score);
+        clock.scores.push(best.score);
         if limits.strength.is_some() {
             last_lines.clone_from(&lines);
         }
         if depth >= adjust::NODE_FRACTION_MIN_DEPTH {
             progress.best_move_nodes = Some(s.first_line_share(best.mv));
         }
-        if s.stop.signals.sees_iterations() {
-            let now = s.stop.signals.since_go();
-            s.stop.signals.observe_iteration(&Completed {
-                depth,
-                seldepth: s.seldepth,
-                elapsed: now,
-                iteration: now.saturating_sub(iteration_start),
-                nodes: s.stop.total_nodes(),
-                best: best.mv,
-                score: best.score,
-                progress: &progress,
-                best_move_share: s.first_line_share(best.mv),
-            });
-        }
-
-        // Limits that end the search after a completed iteration.
-        if let Some(n) = limits.mode.mate {
-            if mates_within(best.score, n) {
-                reason = StopReason::Mate;
-                break;
-            }
-        }
-        if depth >= max_depth {
-            reason = StopReason::Depth;
+        observe_completed(s, depth, iteration_start, &best, &progress);
+        let stop = stop_after(s, limits, depth, max_depth, best.score)
+            .or_else(|| clock.check(s, limits, depth, iteration_start, &best, &progress));
+        if let Some(why) = stop {
+            reason = why;
             break;
-        }
-        if s.stop.arm_node_limit() {
-            reason = StopReason::Nodes;
-            break;
-        }
-        if limits
-            .mode
-            .soft_nodes
-            .is_some_and(|soft| s.stop.nodes >= soft)
-        {
-            reason = StopReason::Nodes;
-            break;
-        }
-        if let TimeLimit::Clock(budget) = &limits.mode.time {
-            let scale = adjust::soft_scale(&limits.adjust, &progress);
-            let soft = adjust::scaled_soft_ms(budget.soft_ms, budget.hard_ms, scale);
-            soft_ms = Some(soft);
-            adjust_reason = adjust::reason(&limits.adjust, &progress);
-            let now = s.stop.signals.since_go();
-            let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
-            growth.record(depth, ms(now));
-            let check = soft::Check {
-                depth,
-                elapsed_ms: ms(now),
-                last_iteration_ms: ms(now.saturating_sub(iteration_start)),
-                soft_ms: soft as f64,
-                base_soft_ms: budget.soft_ms as f64,
-                hard_ms: budget.hard_ms as f64,
-                best_move_stable: progress.stable_iterations >= 1,
-                signs: soft::Signs {
-                    nodes: s.stop.total_nodes(),
-                    best_move_changes: progress.best_move_changes,
-                    stable_iterations: progress.stable_iterations,
-                    node_share: s.first_line_share(best.mv),
-                    score_drop_cp: progress.score_drop_cp,
-                    trend3_cp: scores.len().checked_sub(4).map(|i| best.score - scores[i]),
-                    legal_moves: progress.legal_moves,
-                    phase,
-                    score_cp: best.score,
-                    decided: is_decisive(best.score),
-                },
-            };
-            let verdict = soft::decide(limits.soft_stop, &growth, &check);
-            s.stop.signals.observe(&SoftCheck {
-                base_soft_ms: budget.soft_ms,
-                scale,
-                adjust_reason: &adjust_reason,
-                check: &check,
-                verdict: &verdict,
-            });
-            last_check.clone_from(&verdict.why);
-            if verdict.stop {
-                stop_detail = verdict.why;
-                if s.stop.signals.pondering() {
-                    // Keep pondering; `ponderhit` ends the search at once.
-                    s.stop.signals.stop_on_ponderhit();
-                    continue;
-                }
-                reason = if progress.legal_moves == 1 && limits.adjust.single_reply {
-                    StopReason::SingleReply
-                } else {
-                    StopReason::SoftTime
-                };
-                break;
-            }
         }
     }
     // A strength limit may play another of the last completed iteration's lines.
@@ -309,11 +178,163 @@ pub fn iterate(
         depth: completed,
         nodes: s.stop.total_nodes(),
         reason,
-        soft_ms,
-        adjust_reason,
+        soft_ms: clock.soft_ms,
+        adjust_reason: clock.adjust_reason,
         best_move_nodes: progress.best_move_nodes,
-        stop_detail,
-        last_check,
+        stop_detail: clock.stop_detail,
+        last_check: clock.last_check,
+    }
+}
+
+/// Shows a completed iteration to its observers, when the search has any.
+fn observe_completed(
+    s: &Searcher,
+    depth: u32,
+    iteration_start: Duration,
+    best: &Best,
+    progress: &adjust::Progress,
+) {
+    if s.stop.signals.sees_iterations() {
+        let now = s.stop.signals.since_go();
+        s.stop.signals.observe_iteration(&Completed {
+            depth,
+            seldepth: s.seldepth,
+            elapsed: now,
+            iteration: now.saturating_sub(iteration_start),
+            nodes: s.stop.total_nodes(),
+            best: best.mv,
+            score: best.score,
+            progress,
+            best_move_share: s.first_line_share(best.mv),
+        });
+    }
+}
+
+/// The limits other than the clock that end the search after a completed iteration: `go
+/// mate`, the depth, and the node limits.
+fn stop_after(
+    s: &mut Searcher,
+    limits: &Limits,
+    depth: u32,
+    max_depth: u32,
+    score: i32,
+) -> Option<StopReason> {
+    if limits.mode.mate.is_some_and(|n| mates_within(score, n)) {
+        return Some(StopReason::Mate);
+    }
+    if depth >= max_depth {
+        return Some(StopReason::Depth);
+    }
+    if s.stop.arm_node_limit() {
+        return Some(StopReason::Nodes);
+    }
+    if limits
+        .mode
+        .soft_nodes
+        .is_some_and(|soft| s.stop.nodes >= soft)
+    {
+        return Some(StopReason::Nodes);
+    }
+    None
+}
+
+/// What the soft stop keeps from one iteration to the next under a clock, and what the
+/// outcome reports of it.
+struct SoftStop {
+    /// The adjusted soft limit of the last check (the budget's before the first).
+    soft_ms: Option<u64>,
+    adjust_reason: String,
+    /// The verdict's words when it stopped the search, and those of the last check.
+    stop_detail: String,
+    last_check: String,
+    growth: soft::Growth,
+    /// Each completed iteration's score, for the `learned` rule's trend.
+    scores: Vec<i32>,
+    /// The root's game phase, which the `learned` rule reads.
+    phase: i32,
+}
+
+impl SoftStop {
+    fn new(limits: &Limits, s: &Searcher) -> SoftStop {
+        SoftStop {
+            soft_ms: limits.mode.time.budget().map(|b| b.soft_ms),
+            adjust_reason: String::new(),
+            stop_detail: String::new(),
+            last_check: String::new(),
+            growth: soft::Growth::default(),
+            scores: Vec::new(),
+            phase: crate::eval::Shape::of(s.pos.board()).phase,
+        }
+    }
+
+    /// The soft-stop check after the iteration at `depth`, begun at `iteration_start`, when
+    /// a clock bounds the search (the rule and its adjustments are explained in
+    /// `crate::time`): why to stop, or None to go on. While pondering, a stop only arms the
+    /// stop at `ponderhit`.
+    fn check(
+        &mut self,
+        s: &Searcher,
+        limits: &Limits,
+        depth: u32,
+        iteration_start: Duration,
+        best: &Best,
+        progress: &adjust::Progress,
+    ) -> Option<StopReason> {
+        let TimeLimit::Clock(budget) = &limits.mode.time else {
+            return None;
+        };
+        let scale = adjust::soft_scale(&limits.adjust, progress);
+        let soft = adjust::scaled_soft_ms(budget.soft_ms, budget.hard_ms, scale);
+        self.soft_ms = Some(soft);
+        self.adjust_reason = adjust::reason(&limits.adjust, progress);
+        let now = s.stop.signals.since_go();
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        self.growth.record(depth, ms(now));
+        let scores = &self.scores;
+        let check = soft::Check {
+            depth,
+            elapsed_ms: ms(now),
+            last_iteration_ms: ms(now.saturating_sub(iteration_start)),
+            soft_ms: soft as f64,
+            base_soft_ms: budget.soft_ms as f64,
+            hard_ms: budget.hard_ms as f64,
+            best_move_stable: progress.stable_iterations >= 1,
+            signs: soft::Signs {
+                nodes: s.stop.total_nodes(),
+                best_move_changes: progress.best_move_changes,
+                stable_iterations: progress.stable_iterations,
+                node_share: s.first_line_share(best.mv),
+                score_drop_cp: progress.score_drop_cp,
+                trend3_cp: scores.len().checked_sub(4).map(|i| best.score - scores[i]),
+                legal_moves: progress.legal_moves,
+                phase: self.phase,
+                score_cp: best.score,
+                decided: is_decisive(best.score),
+            },
+        };
+        let verdict = soft::decide(limits.soft_stop, &self.growth, &check);
+        s.stop.signals.observe(&SoftCheck {
+            base_soft_ms: budget.soft_ms,
+            scale,
+            adjust_reason: &self.adjust_reason,
+            check: &check,
+            verdict: &verdict,
+        });
+        self.last_check.clone_from(&verdict.why);
+        if !verdict.stop {
+            return None;
+        }
+        self.stop_detail = verdict.why;
+        if s.stop.signals.pondering() {
+            // Keep pondering; `ponderhit` ends the search at once.
+            s.stop.signals.stop_on_ponderhit();
+            return None;
+        }
+        Some(if progress.legal_moves == 1 && limits.adjust.single_reply {
+            StopReason::SingleReply
+        } else {
+            StopReason::SoftTime
+        })
     }
 }
 

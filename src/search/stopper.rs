@@ -5,7 +5,7 @@
 //! are read every [`POLL_INTERVAL`] nodes. Why that interval, and how the hard stop fits with
 //! the soft stop and the allocation, is explained once, in `crate::time`.
 
-use super::iterate::{Completed, SoftCheck};
+use super::observed::{Completed, SoftCheck};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};

@@ -17,7 +17,7 @@ mod layout;
 mod prober;
 
 pub use files::{split_path, MAX_MEN};
-pub use prober::{Root, RootMove};
+pub use prober::{Root, RootMove, PATH_SEPARATOR};
 
 use crate::position::Position;
 use chess::{Board, Color, Piece};

@@ -2,7 +2,7 @@
 //! every strategy's plan safe: never negative, never beyond a share of the clock, never
 //! more than the clock can pay for with the Move Overhead reserved and a margin kept.
 
-use super::strategies::Plan;
+use super::plan::Plan;
 use super::{finite_or, fmt_ms, Inputs};
 use std::fmt;
 

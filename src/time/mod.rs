@@ -147,6 +147,7 @@ pub mod adjust;
 pub mod budget;
 pub mod inputs;
 pub mod mode;
+pub mod plan;
 pub mod settings;
 pub mod soft;
 pub mod strategies;

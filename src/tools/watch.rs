@@ -60,6 +60,7 @@ pub mod player;
 pub mod record;
 pub mod server;
 pub mod state;
+pub mod thought;
 
 pub use args::WatchArgs;
 

@@ -13,20 +13,9 @@
 //! invariants pick it up from there.
 
 use super::budget::SOFT_STOP_ALLOWANCE;
+pub use super::plan::Plan;
 use super::{finite_or, fmt_ms, Inputs, HARD_FACTOR, LAST_MOVE_SHARE};
 use std::fmt;
-
-/// A strategy's proposal for this move, before the soft-stop allowance and the clamps.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Plan {
-    pub soft_ms: f64,
-    /// The strategy's own hard limit, for a strategy whose source sets one (`stockfish`'s
-    /// maximum time). None: hard = [`HARD_FACTOR`] × soft. Either way the shared clamps
-    /// apply, and hard is never below soft.
-    pub hard_ms: Option<f64>,
-    /// Short explanation, e.g. "REM(12)=80.1 plies → 40.1 moves left; … = 7.4 s".
-    pub note: String,
-}
 
 /// How the classroom plots draw a strategy: a letter for the terminal chart, a colour from
 /// the Okabe–Ito palette (safe for colour-blind readers) and an SVG dash pattern, so that no

@@ -5,8 +5,8 @@
 //! iteration's time, the score and the line. Its time manager does not say its plan or why
 //! it stopped, so the page says so instead of guessing.
 
-use super::player::{pv_san, record_iteration, Failure, Thought, Turn};
 use super::state::{Iteration, PlayerInfo, Shared};
+use super::thought::{pv_san, Failure, Thought, Turn};
 use crate::eval::EVAL_LIMIT;
 use crate::position::{Position, UciMove};
 use crate::score::MATE;
@@ -222,7 +222,7 @@ impl EngineProcess {
                         score = info.score.or(score);
                         depth = depth.max(info.depth);
                         if let Some(it) = info.iteration {
-                            record_iteration(shared, it);
+                            shared.record_iteration(it);
                         }
                     }
                 }

@@ -5,9 +5,10 @@
 //! pictures of the game so far.
 
 use super::board;
-use super::player::{Failure, Player, Turn};
+use super::player::Player;
 use super::record::{self, Header, Move};
 use super::state::{Ending, Played, Shared, Thinking, SIDES};
+use super::thought::{Failure, Turn};
 use crate::position::{move_to_san, Position};
 use crate::time::{GoLimits, Settings};
 use crate::tools::selfplay::{ended_by_rule, GameResult, MAX_PLIES};
@@ -196,15 +197,8 @@ pub fn play(players: &mut [Player; 2], setup: &Setup, shared: &Arc<Shared>) -> F
                 st.last = Some(Played {
                     thinking,
                     san: text.clone(),
-                    spent_ms: thought.spent_ms,
                     clock_after_ms: clock_after,
-                    score: thought.score_shown(),
-                    depth: thought.depth,
-                    reason: thought.reason.clone(),
-                    detail: thought.detail.clone(),
-                    adjust: thought.adjust.clone(),
-                    final_soft_ms: thought.final_soft_ms,
-                    timelog: thought.timelog.clone(),
+                    thought: thought.clone(),
                 });
             }
             st.moves.push((side, text, thought.spent_ms));

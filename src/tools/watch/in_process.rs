@@ -10,8 +10,8 @@
 //! stop reason, soft-stop numbers and adjustments, in the words `TimeLog` prints
 //! ([`crate::uci::engine::stop_words`]). None of it changes what the search does.
 
-use super::player::{pv_san, record_iteration, Failure, Thought, Turn};
 use super::state::{Check, Iteration, Plan, PlayerInfo, Shared};
+use super::thought::{pv_san, Failure, Thought, Turn};
 use crate::search::{self, Memory, ScoreBound, Signals, SoftCheck};
 use crate::time::{self, Clock, Game, Inputs, SoftRule, TimeLimit};
 use crate::tools::selfplay::score_text;
@@ -148,17 +148,14 @@ impl InProcess {
             &signals,
             &mut |info| {
                 if info.multipv == 1 && info.bound == ScoreBound::Exact {
-                    record_iteration(
-                        shared,
-                        Iteration {
-                            depth: info.depth,
-                            at_ms: info.time.as_secs_f64() * 1000.0,
-                            took_ms: 0.0,
-                            score: score_text(info.score),
-                            nodes: info.nodes,
-                            pv: pv_san(pos, &info.pv),
-                        },
-                    );
+                    shared.record_iteration(Iteration {
+                        depth: info.depth,
+                        at_ms: info.time.as_secs_f64() * 1000.0,
+                        took_ms: 0.0,
+                        score: score_text(info.score),
+                        nodes: info.nodes,
+                        pv: pv_san(pos, &info.pv),
+                    });
                 }
             },
             &mut |_| spent = Some(started.elapsed()),

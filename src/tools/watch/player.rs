@@ -4,73 +4,10 @@
 
 use super::engine_process::EngineProcess;
 use super::in_process::InProcess;
-use super::state::{Iteration, PlayerInfo, Shared};
-use crate::position::{move_to_san, Position};
-use crate::search::ScoreBound;
-use crate::time::GoLimits;
-use chess::ChessMove;
+use super::state::{PlayerInfo, Shared};
+use super::thought::{Failure, Thought, Turn};
 use std::sync::Arc;
 use std::time::Duration;
-
-/// What a search gave.
-#[derive(Clone, Debug)]
-pub struct Thought {
-    pub best: ChessMove,
-    /// Wall time from `go` to the answer, as the referee measured it.
-    pub spent_ms: i64,
-    /// Mover's view, centipawns (mates as `score.rs` writes them); None if not said.
-    pub score: Option<i32>,
-    /// Whether `score` is exact or a bound (a move the unfinished iteration proved better is
-    /// played with the lower bound that proved it).
-    pub bound: ScoreBound,
-    pub depth: u32,
-    pub reason: String,
-    pub detail: String,
-    pub adjust: String,
-    pub final_soft_ms: Option<u64>,
-    pub timelog: String,
-    /// The learned model's probability at the last soft-stop check (Sandglass only).
-    pub p_change: Option<f64>,
-}
-
-impl Thought {
-    /// The score as the page shows it, a bound marked: "≥+3.12" is at least +3.12.
-    pub fn score_shown(&self) -> String {
-        let mark = match self.bound {
-            ScoreBound::Exact => "",
-            ScoreBound::Lower => "≥",
-            ScoreBound::Upper => "≤",
-        };
-        self.score.map_or(String::new(), |s| {
-            format!("{mark}{}", crate::tools::selfplay::score_text(s))
-        })
-    }
-}
-
-/// Why a move did not come.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Failure {
-    /// The clock ran out before the answer.
-    Flagged,
-    /// The program ended or closed its output; what it said last.
-    Crashed(String),
-    /// The answer is not a legal move here.
-    Illegal(String),
-    /// Ctrl-C.
-    Interrupted,
-}
-
-/// The game as a player needs it for one move.
-pub struct Turn<'a> {
-    /// The start position and the moves since, in UCI notation (for `position`).
-    pub start: &'a Position,
-    pub moves: &'a [String],
-    /// The position to move in.
-    pub pos: &'a Position,
-    pub go: GoLimits,
-    /// The mover's clock: past it the move is lost on time.
-    pub clock_ms: i64,
-}
 
 pub enum Player {
     Sandglass(Box<InProcess>),
@@ -109,71 +46,5 @@ impl Player {
         if let Player::Engine(p) = self {
             p.quit(Duration::from_secs(2));
         }
-    }
-}
-
-/// Up to this many moves of a principal variation are shown.
-const PV_SHOWN: usize = 6;
-
-/// The first moves of `pv` in SAN, from `pos`; stops at a move that is not legal.
-pub fn pv_san(pos: &Position, pv: &[ChessMove]) -> String {
-    let mut p = pos.clone();
-    let mut out = Vec::new();
-    for &m in pv.iter().take(PV_SHOWN) {
-        if !p.is_legal(m) {
-            break;
-        }
-        out.push(move_to_san(p.board(), m));
-        p.make_move(m);
-    }
-    out.join(" ")
-}
-
-/// Record an iteration of the move being thought, if it is deeper than the last one (the
-/// search also reports aspiration failures and a closing line, which add no depth).
-pub fn record_iteration(shared: &Shared, mut it: Iteration) {
-    shared.update(|st| {
-        if let Some(t) = st.thinking.as_mut() {
-            let last = t.iterations.last();
-            if last.is_some_and(|l| l.depth >= it.depth) {
-                return;
-            }
-            it.took_ms = (it.at_ms - last.map_or(0.0, |l| l.at_ms)).max(0.0);
-            t.iterations.push(it);
-        }
-    });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::str::FromStr;
-
-    /// A bound is shown as one, so that a lower bound is not read as the move's score.
-    #[test]
-    fn a_bound_is_marked() {
-        let thought = |score, bound| Thought {
-            best: ChessMove::from_str("e2e4").unwrap_or_default(),
-            spent_ms: 0,
-            score,
-            bound,
-            depth: 9,
-            reason: String::new(),
-            detail: String::new(),
-            adjust: String::new(),
-            final_soft_ms: None,
-            timelog: String::new(),
-            p_change: None,
-        };
-        assert_eq!(thought(Some(312), ScoreBound::Exact).score_shown(), "+3.12");
-        assert_eq!(
-            thought(Some(312), ScoreBound::Lower).score_shown(),
-            "≥+3.12"
-        );
-        assert_eq!(
-            thought(Some(-40), ScoreBound::Upper).score_shown(),
-            "≤-0.40"
-        );
-        assert_eq!(thought(None, ScoreBound::Lower).score_shown(), "");
     }
 }

@@ -4,6 +4,7 @@
 //! slow page skips states instead of falling behind.
 
 use super::json::{array, string, Object};
+use super::thought::Thought;
 use crate::search::Signals;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -92,21 +93,9 @@ pub struct Thinking {
 pub struct Played {
     pub thinking: Thinking,
     pub san: String,
-    pub spent_ms: i64,
     pub clock_after_ms: i64,
-    pub score: String,
-    pub depth: u32,
-    /// Which check stopped the search (`StopReason::describe`), or what is known of another
-    /// program's search.
-    pub reason: String,
-    /// The soft-stop rule's numbers when that rule stopped it.
-    pub detail: String,
-    /// The adjustments, as `TimeLog` names them.
-    pub adjust: String,
-    /// The soft limit as the adjustments finally left it.
-    pub final_soft_ms: Option<u64>,
-    /// The whole `TimeLog` line from "stopped by" on.
-    pub timelog: String,
+    /// What the search gave: the time spent, the score, the depth, and why it stopped.
+    pub thought: Thought,
 }
 
 /// How the game ended.
@@ -313,15 +302,15 @@ fn played_json(p: &Played) -> String {
     Object::new()
         .raw("thinking", &thinking_json(&p.thinking))
         .str("san", &p.san)
-        .int("spent_ms", p.spent_ms)
+        .int("spent_ms", p.thought.spent_ms)
         .int("clock_after_ms", p.clock_after_ms)
-        .str("score", &p.score)
-        .int("depth", i64::from(p.depth))
-        .str("reason", &p.reason)
-        .str("detail", &p.detail)
-        .str("adjust", &p.adjust)
-        .opt_int("final_soft_ms", p.final_soft_ms.map(|s| s as i64))
-        .str("timelog", &p.timelog)
+        .str("score", &p.thought.score_shown())
+        .int("depth", i64::from(p.thought.depth))
+        .str("reason", &p.thought.reason)
+        .str("detail", &p.thought.detail)
+        .str("adjust", &p.thought.adjust)
+        .opt_int("final_soft_ms", p.thought.final_soft_ms.map(|s| s as i64))
+        .str("timelog", &p.thought.timelog)
         .finish()
 }
 
@@ -359,6 +348,21 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// Record an iteration of the move being thought, if it is deeper than the last one (the
+    /// search also reports aspiration failures and a closing line, which add no depth).
+    pub fn record_iteration(&self, mut it: Iteration) {
+        self.update(|st| {
+            if let Some(t) = st.thinking.as_mut() {
+                let last = t.iterations.last();
+                if last.is_some_and(|l| l.depth >= it.depth) {
+                    return;
+                }
+                it.took_ms = (it.at_ms - last.map_or(0.0, |l| l.at_ms)).max(0.0);
+                t.iterations.push(it);
+            }
+        });
+    }
+
     pub fn new(state: State) -> Shared {
         Shared {
             state: Mutex::new(state),
