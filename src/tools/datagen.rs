@@ -24,7 +24,7 @@ use crate::eval::nnue::Network;
 use crate::position::Position;
 use crate::score::is_mate;
 use crate::search::ordering::is_noisy;
-use crate::search::{self, Limits, Signals};
+use crate::search::{self, Limits, ScoreBound, Signals};
 use crate::time::Mode;
 use crate::tt::TranspositionTable;
 use chess::Color;
@@ -260,11 +260,15 @@ fn game_records(start: &Position, limits: &Limits, tt: &TranspositionTable) -> V
     };
     let mut pos = start.clone();
     let mut out = Vec::new();
-    for (san, &(score, _depth)) in game.moves.iter().zip(&game.scores) {
+    for (san, played) in game.moves.iter().zip(&game.scores) {
         let Some(m) = pos.parse_san(san) else {
             break;
         };
-        let keep = !pos.in_check() && !is_noisy(pos.board(), m) && !is_mate(score);
+        let score = played.score;
+        let keep = !pos.in_check()
+            && !is_noisy(pos.board(), m)
+            && !is_mate(score)
+            && played.bound == ScoreBound::Exact;
         if keep {
             let white = if pos.side_to_move() == Color::White {
                 score

@@ -9,7 +9,7 @@
 
 use crate::position::{move_to_san, Position};
 use crate::score::{is_mate, MATE};
-use crate::search::{self, Limits, Memory, Signals};
+use crate::search::{self, Limits, Memory, ScoreBound, Signals};
 use crate::time::Mode;
 use crate::tools::pgn::wrap_movetext;
 use crate::tt::TranspositionTable;
@@ -95,8 +95,8 @@ pub struct Game {
     pub white_first: bool,
     pub first_move_number: u32,
     pub moves: Vec<String>,
-    /// Each move's search score (centipawns, mover's view) and depth.
-    pub scores: Vec<(i32, u32)>,
+    /// Each move's search score (centipawns, mover's view), depth and bound.
+    pub scores: Vec<MoveScore>,
     pub result: GameResult,
     pub termination: &'static str,
 }
@@ -127,8 +127,13 @@ impl Game {
         let mut white = self.white_first;
         let mut words = Vec::with_capacity(self.moves.len() + 1);
         for (i, san) in self.moves.iter().enumerate() {
-            let comment = self.scores.get(i).map_or(String::new(), |&(score, depth)| {
-                format!(" {{{}/{depth}}}", score_text(score))
+            let comment = self.scores.get(i).map_or(String::new(), |m| {
+                format!(
+                    " {{{}/{}{}}}",
+                    score_text(m.score),
+                    m.depth,
+                    bound_word(m.bound)
+                )
             });
             // After a comment the export format repeats the move number before Black's move.
             let word = if white {
@@ -220,7 +225,11 @@ pub fn play_game(start: &Position, limits: &Limits, tt: &TranspositionTable) -> 
             -outcome.score
         };
         scores.push(white_view);
-        move_scores.push((outcome.score, outcome.depth));
+        move_scores.push(MoveScore {
+            score: outcome.score,
+            depth: outcome.depth,
+            bound: outcome.bound,
+        });
         moves.push(move_to_san(pos.board(), best));
         pos.make_move(best);
         // The game history only matters for repetitions; keep it from growing without bound.
@@ -235,6 +244,27 @@ pub fn play_game(start: &Position, limits: &Limits, tt: &TranspositionTable) -> 
         scores: move_scores,
         result,
         termination,
+    }
+}
+
+/// A move's search result as the game records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveScore {
+    pub score: i32,
+    pub depth: u32,
+    /// A move the unfinished iteration proved better than the last one's is played with the
+    /// lower bound that proved it: no evaluation of the position, so the PGN marks it and
+    /// `datagen` keeps no such position.
+    pub bound: ScoreBound,
+}
+
+/// How a PGN comment marks a bound after the depth (`+0.35/9 lowerbound`), in UCI's words;
+/// readers that take the score and depth still can, and `tune` skips it.
+fn bound_word(bound: ScoreBound) -> &'static str {
+    match bound {
+        ScoreBound::Exact => "",
+        ScoreBound::Lower => " lowerbound",
+        ScoreBound::Upper => " upperbound",
     }
 }
 
@@ -487,6 +517,17 @@ mod tests {
         );
         assert_eq!(crate::tools::tune::comment_score("+M3/9"), None);
         assert_eq!(crate::tools::tune::comment_score("book"), None);
+        // A bound is marked, and a reader of evaluations skips it.
+        assert_eq!(bound_word(ScoreBound::Lower), " lowerbound");
+        assert_eq!(bound_word(ScoreBound::Exact), "");
+        assert_eq!(
+            crate::tools::tune::comment_score("+0.35/9 lowerbound"),
+            None
+        );
+        assert_eq!(
+            crate::tools::tune::comment_score("-0.35/9 upperbound 0.5s"),
+            None
+        );
     }
 
     #[test]
@@ -538,7 +579,7 @@ mod tests {
         let written: Vec<Option<i32>> = game
             .scores
             .iter()
-            .map(|&(s, _)| (!is_mate(s)).then_some(s))
+            .map(|m| (!is_mate(m.score) && m.bound == ScoreBound::Exact).then_some(m.score))
             .collect();
         assert_eq!(parsed[0].scores, written);
         assert_eq!(parsed[0].fen.as_deref(), Some(start.fen().as_str()));

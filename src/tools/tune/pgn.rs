@@ -47,9 +47,14 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
 }
 
 /// An engine score at the start of a comment: `+0.35/9`, `-1.20/12 0.5s`; mate scores
-/// (`+M5`) and anything else give `None`.
+/// (`+M5`), bounds (`+0.35/9 lowerbound`, as `selfplay` marks a move proved by an unfinished
+/// iteration: no evaluation of the position) and anything else give `None`.
 pub fn comment_score(comment: &str) -> Option<i32> {
-    let first = comment.split_whitespace().next()?;
+    let mut words = comment.split_whitespace();
+    let first = words.next()?;
+    if words.any(|w| w == "lowerbound" || w == "upperbound") {
+        return None;
+    }
     let (value, depth) = first.split_once('/')?;
     depth.parse::<u32>().ok()?;
     if !value.contains('.') {
