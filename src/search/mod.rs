@@ -12,6 +12,7 @@ pub mod features;
 pub mod iterate;
 pub mod memory;
 pub mod ordering;
+pub mod params;
 pub mod pv;
 pub mod see;
 pub mod stopper;
