@@ -1,5 +1,7 @@
 # OpenBench builds with `make EXE=path`; the default target is that release binary.
+# FEATURES=tune builds the SPSA build (docs/tuning.md); a tuning branch sets it here.
 EXE ?= sandglass
+FEATURES ?=
 
 # python-chess, for tests/uci_python.rs, lives in a virtual environment inside target/:
 # Debian and Ubuntu refuse `pip install` into the system Python (PEP 668), and `cargo clean`
@@ -10,7 +12,7 @@ PYTHON := $(abspath $(VENV))/bin/python3
 .PHONY: all test python-deps browser-test windows-check release clean
 
 all:
-	cargo build --release
+	cargo build --release $(if $(FEATURES),--features $(FEATURES))
 	cp target/release/sandglass $(EXE)
 
 # The test command of the README and of .ci/run: everything in release (the perft suites and

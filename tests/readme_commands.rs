@@ -17,10 +17,11 @@ const README: &str = include_str!("../README.md");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The documents whose commands are parsed, with their text.
-const DOCUMENTS: [(&str, &str); 4] = [
+const DOCUMENTS: [(&str, &str); 5] = [
     ("README.md", README),
     ("docs/training.md", include_str!("../docs/training.md")),
     ("docs/measuring.md", include_str!("../docs/measuring.md")),
+    ("docs/tuning.md", include_str!("../docs/tuning.md")),
     ("docs/searchlog.md", include_str!("../docs/searchlog.md")),
 ];
 

@@ -8,6 +8,8 @@ OpenBench, Ethereal and Alexandria) tune time-management and search constants.
     tools/tm_spsa.py run --engine target/release/sandglass --tc 40/2 --iterations 400 --pairs 2 \\
         --option "Soft Stop=learned" --param "Soft Stop Learned Scale=5,1,30,2,0.05" \\
         --state spsa-kappa.json
+    tools/tm_spsa.py run --engine sandglass-tune --tc 8+0.08 --iterations 2000 \
+        --params-from-engine --state spsa-search.json
     tools/tm_spsa.py selftest
 
 Each iteration plays one game pair (or more, `--pairs`) from the book between two copies of
@@ -33,6 +35,13 @@ small enough to stay in the useful range.
 `--option NAME=VALUE` (repeat for more) sets an option on both sides and is not tuned: the
 learned soft stop's scale is tuned with `Soft Stop=learned` on both sides, for example.
 
+`--params-from-engine` tunes every search constant at once: it runs `ENGINE tune
+--spsa-params` and takes each line it prints (OpenBench's SPSA input, `NAME, int, DEFAULT,
+MIN, MAX, C_END, R_END`) as a parameter; a `--param` of the same name replaces that line's
+values, and other `--param`s are tuned beside them. The engine offers those constants as
+options only when built with `cargo build --release --features tune` (docs/tuning.md); a
+normal build refuses them before the first game.
+
 The state (theta, iteration, seed) is written to --state after every iteration, so an
 interrupted run resumes with the same command. Every iteration is one line of --log (CSV).
 The games are played by fastchess (tools/fastchess_run.py: --fastchess PATH, else $FASTCHESS,
@@ -49,6 +58,7 @@ import json
 import math
 import os
 import random
+import subprocess
 import sys
 import tempfile
 
@@ -106,6 +116,46 @@ class Schedule:
 
     def r_k(self, k):
         return self.a_k(k) / self.c_k(k) ** 2
+
+
+def params_from_spsa_lines(text):
+    """The parameters of OpenBench SPSA input lines, `NAME, int, DEFAULT, MIN, MAX, C_END,
+    R_END`, as `sandglass tune --spsa-params` prints them. Only integers: the games set each
+    option to a whole number."""
+    params = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        fields = [f.strip() for f in line.split(",")]
+        if len(fields) != 7 or fields[1] != "int":
+            raise ValueError(f"SPSA input line {number} {line!r}: expected "
+                             "NAME, int, DEFAULT, MIN, MAX, C_END, R_END")
+        name, _, *numbers = fields
+        params.append(Param(f"{name}={','.join(numbers)}"))
+    if not params:
+        raise ValueError("the SPSA input names no parameter")
+    return params
+
+
+def engine_params(engine):
+    """The parameters `ENGINE tune --spsa-params` prints."""
+    try:
+        out = subprocess.run([engine, "tune", "--spsa-params"], capture_output=True, text=True,
+                             timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise ValueError(f"{engine} tune --spsa-params: {e}") from None
+    if out.returncode != 0:
+        said = (out.stderr.strip().splitlines() or ["no message"])[0]
+        raise ValueError(f"{engine} tune --spsa-params: exit {out.returncode}: {said}")
+    return params_from_spsa_lines(out.stdout)
+
+
+def merge_params(from_engine, explicit):
+    """The engine's parameters, each replaced by an explicit one of the same name, then the
+    explicit ones the engine did not list."""
+    by_name = {p.name: p for p in explicit}
+    merged = [by_name.pop(p.name, p) for p in from_engine]
+    return merged + [p for p in explicit if p.name in by_name]
 
 
 def fixed_options(specs, params):
@@ -179,7 +229,9 @@ def save_state(path, state):
 
 
 def run(args):
-    params = [Param(s) for s in args.param]
+    params = [Param(s) for s in args.param or []]
+    if args.params_from_engine:
+        params = merge_params(engine_params(args.engine), params)
     args.fixed = fixed_options(args.option, params)
     state = load_state(args.state, params, args)
     with contextlib.ExitStack() as stack:
@@ -250,8 +302,11 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="tune")
     r.add_argument("--engine", required=True)
-    r.add_argument("--param", action="append", required=True,
+    r.add_argument("--param", action="append",
                    help="NAME=start,min,max,c_end[,r_end] (repeat)")
+    r.add_argument("--params-from-engine", action="store_true",
+                   help="tune every parameter `ENGINE tune --spsa-params` prints (a --param of "
+                        "the same name replaces its values)")
     r.add_argument("--option", action="append",
                    help="NAME=VALUE set on both sides, not tuned (repeat)")
     r.add_argument("--iterations", type=int, required=True)
@@ -266,6 +321,8 @@ def main():
     if args.cmd == "selftest":
         selftest()
         return
+    if not args.param and not args.params_from_engine:
+        raise SystemExit("nothing to tune: give --param or --params-from-engine")
     if args.iterations < 1 or args.pairs < 1:
         raise SystemExit("--iterations and --pairs must be at least 1")
     args.tc_parsed = fastchess_pgn.TimeControl.parse(args.tc)

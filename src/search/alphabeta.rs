@@ -17,6 +17,7 @@ use super::ordering::{
     is_noisy, piece_to, Continuations, Cutoff, Heuristics, MovePicker, PieceTo, MAX_PLY,
     NO_CONTINUATIONS,
 };
+use super::params;
 use super::see;
 use super::stopper::Stopper;
 use crate::eval::nnue::{Delta, Network};
@@ -30,48 +31,56 @@ use probcut::ProbcutNode;
 use std::sync::Arc;
 use tablebase::TreeProbing;
 
-/// How far below the singular beta the search without the table move must fail for a double
-/// extension (Stockfish's shape; a round value for this engine's scale, not tuned).
-const DOUBLE_MARGIN: i32 = 20;
-/// Double extensions a line from the root may take.
-const DOUBLE_EXTENSIONS: u8 = 6;
-/// History pruning: up to this depth, a quiet move whose history (the sum of plain and
-/// continuation histories, each within ±16,384) is below −[`HISTORY_PRUNING_MARGIN`] × depth
-/// is not searched (Stockfish's shape).
-const HISTORY_PRUNING_DEPTH: i32 = 4;
-/// Four times the 2,000 that docs/measurements/search.md ("search bundle 2") measured with bonuses of
-/// min(8·depth², 1,200): the bonus is now Ethereal's 32·min(depth², 400)
-/// ([`super::ordering::history_bonus`]), four times as large at the depths that prune, so
-/// the same share of quiet moves falls below it.
-const HISTORY_PRUNING_MARGIN: i32 = 8_000;
-/// Razoring: up to this depth, a node whose estimate is more than [`RAZOR_MARGIN`] × depth
-/// below alpha is left to quiescence. Stockfish 11 razors at depth 1 by 531 of its units
-/// (about 2.6 pawns); Viridithas 10 up to depth 4 by roughly 400 + 290 × depth centipawns.
-/// A round value between the two, not tuned.
-const RAZOR_DEPTH: i32 = 3;
-const RAZOR_MARGIN: i32 = 300;
-/// Futility pruning by the reduced depth spares a quiet move whose ordering score (its
-/// from-to and continuation histories, or a killer's, the counter-move's or the table move's
-/// far larger score) reaches this: Stockfish 11 spares one whose histories sum to 25,000 of
-/// its units; here, where each of the three tables (from-to, and continuation one and two
-/// plies back) holds ±16,384, a round value of the same kind.
-const FUTILITY_HISTORY_LIMIT: i32 = 20_000;
 /// From this fifty-move count on, a table score neither ends a node nor stands for its
 /// estimate: ten plies before the draw, the stored result may be one the fifty-move rule
 /// overrules (Stockfish's 90).
 pub(super) const TT_CUTOFF_HALFMOVE_LIMIT: u32 = 90;
 
-/// Late-move reduction in plies, by depth and move number: ln(d)·ln(m)/2.25 + 0.75, the shape
-/// most engines derive from (e.g. Ethereal and Stockfish use log·log tables of this kind).
+/// Late-move reduction in plies at `depth` for the move numbered `moves`:
+/// (LmrBase + 100·ln(d)·ln(m)/LmrDivisor)/100 ([`params::lmr_base`]), read from a table in a
+/// normal build and computed from the current values in a `tune` build.
+#[inline]
+fn lmr(depth: i32, moves: usize) -> i32 {
+    let (d, m) = (depth.min(63) as usize, moves.min(63));
+    #[cfg(not(feature = "tune"))]
+    {
+        LMR[d][m]
+    }
+    #[cfg(feature = "tune")]
+    {
+        if d == 0 || m == 0 {
+            return 0;
+        }
+        lmr_formula(LN[d], LN[m], params::lmr_base(), params::lmr_divisor())
+    }
+}
+
+/// The reduction for the logarithms of depth and move number. Both hundredths are exact in
+/// binary for the defaults (0.75 and 2.25), so the table is the one `0.75 + ln·ln/2.25` gave.
+fn lmr_formula(ln_depth: f64, ln_moves: f64, base: i32, divisor: i32) -> i32 {
+    (f64::from(base) / 100.0 + ln_depth * ln_moves / (f64::from(divisor) / 100.0)) as i32
+}
+
+/// The reductions of a normal build, by depth and move number (row and column 0 unused).
+#[cfg(not(feature = "tune"))]
 static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     let mut table = [[0; 64]; 64];
     for (d, row) in table.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+            *r = lmr_formula(
+                (d as f64).ln(),
+                (m as f64).ln(),
+                params::lmr_base(),
+                params::lmr_divisor(),
+            );
         }
     }
     table
 });
+
+/// ln(0..64), for a `tune` build's reductions.
+#[cfg(feature = "tune")]
+static LN: Lazy<[f64; 64]> = Lazy::new(|| std::array::from_fn(|i| (i as f64).ln()));
 
 /// One search thread's state.
 pub struct Searcher<'a> {
@@ -97,7 +106,7 @@ pub struct Searcher<'a> {
     /// The move a singular-extension search at that ply leaves out.
     excluded: [Option<ChessMove>; MAX_PLY + 2],
     /// Double extensions on the line from the root to each ply: each one deepens the whole
-    /// line below it, so a line may take only [`DOUBLE_EXTENSIONS`].
+    /// line below it, so a line may take only [`params::double_ext_limit`].
     double_exts: [u8; MAX_PLY + 2],
     /// Depth of the current root iteration, to bound how far extensions can carry a line.
     root_depth: i32,
@@ -435,10 +444,15 @@ impl<'a> Searcher<'a> {
             let gives_check = self.pos.in_check();
             let ext = i32::from(self.extends_check(m));
             let new_depth = depth - 1 + ext;
-            // The root reduces less than inner nodes: one ply less, from the fourth move on,
-            // and, as there, never a move that gives check.
-            let r = if self.feat.lmr && depth >= 3 && i >= 3 && quiet && !gives_check {
-                (LMR[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1)
+            // The root reduces less than inner nodes: one ply less, from the move a PV node
+            // starts at (the fourth by default), and, as there, never a move that gives check.
+            let r = if self.feat.lmr
+                && depth >= params::lmr_min_depth()
+                && i as i32 > params::lmr_min_moves()
+                && quiet
+                && !gives_check
+            {
+                (lmr(depth, i) - 1).clamp(0, new_depth - 1)
             } else {
                 0
             };
@@ -646,7 +660,10 @@ impl<'a> Searcher<'a> {
             // Razoring: so far below alpha, near the leaves, that no quiet move could close
             // the gap: only a capture could, and quiescence says whether one does. If none
             // does, the node fails low without generating a move.
-            if self.feat.razoring && depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth <= alpha {
+            if self.feat.razoring
+                && depth <= params::razor_depth()
+                && eval + params::razor_margin() * depth <= alpha
+            {
                 let score = self.quiescence(alpha, alpha + 1, ply, 0);
                 if self.stop.is_stopped() {
                     return DRAW;
@@ -660,9 +677,14 @@ impl<'a> Searcher<'a> {
             // blunder, which the search refutes cheaply, or a sacrifice for a threat the
             // static evaluation cannot see (WAC.001's 1.Qg6, threatening mate). Only heavy
             // pieces: guarding every quiet sacrifice measured worse (docs/measurements/search.md).
-            let margin = 75 * depth - if improving { 60 } else { 0 };
+            let improving_cut = if improving {
+                params::rfp_improving()
+            } else {
+                0
+            };
+            let margin = params::rfp_margin() * depth - improving_cut;
             if self.feat.reverse_futility
-                && depth <= 8
+                && depth <= params::rfp_depth()
                 && eval - margin >= beta
                 && !(self.feat.rfp_sacrifice_guard && self.after_quiet_sacrifice(ply))
             {
@@ -673,7 +695,7 @@ impl<'a> Searcher<'a> {
             // cannot see the quiet threat the sacrifice may carry (WAC.001's mate is found
             // from depth 6 with this guard, from depth 15 without).
             if self.feat.null_move
-                && depth >= 3
+                && depth >= params::nmp_min_depth()
                 && eval >= beta
                 && !self.mate_search
                 && !self.null_at[ply]
@@ -688,7 +710,9 @@ impl<'a> Searcher<'a> {
                 if let Some(n) = &mut self.nnue {
                     n.make_null(ply);
                 }
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = params::nmp_base()
+                    + depth / params::nmp_depth_divisor()
+                    + ((eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
                 let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
                 self.pos.unmake();
                 if self.stop.is_stopped() {
@@ -702,7 +726,11 @@ impl<'a> Searcher<'a> {
 
         // Internal iterative reduction: without a table move this node was not searched
         // before, so its ordering is poor; search it shallower.
-        if self.feat.iir && depth >= 4 && tt_move.is_none() && (pv_node || cut_node) {
+        if self.feat.iir
+            && depth >= params::iir_depth()
+            && tt_move.is_none()
+            && (pv_node || cut_node)
+        {
             depth -= 1;
         }
 
@@ -731,14 +759,14 @@ impl<'a> Searcher<'a> {
         let mut singular = 0;
         if let (true, Some(h), Some(tm)) = (self.feat.singular_extension, hit, tt_move) {
             if ply > 0
-                && depth >= 8
+                && depth >= params::se_depth()
                 && excluded.is_none()
-                && h.depth >= depth - 3
+                && h.depth >= depth - params::se_tt_depth_margin()
                 && h.bound != Bound::Upper
                 && !is_decisive(h.score)
                 && (ply as i32) < 2 * self.root_depth
             {
-                let singular_beta = h.score - 2 * depth;
+                let singular_beta = h.score - params::se_beta_scale() * depth;
                 self.excluded[ply] = Some(tm);
                 let score = self.negamax(
                     (depth - 1) / 2,
@@ -754,8 +782,8 @@ impl<'a> Searcher<'a> {
                 if score < singular_beta {
                     singular = if self.feat.double_extension
                         && !pv_node
-                        && score < singular_beta - DOUBLE_MARGIN
-                        && self.double_exts[ply] < DOUBLE_EXTENSIONS
+                        && score < singular_beta - params::double_ext_margin()
+                        && i32::from(self.double_exts[ply]) < params::double_ext_limit()
                     {
                         2
                     } else {
@@ -796,7 +824,7 @@ impl<'a> Searcher<'a> {
         let mut noisy_tried: [ChessMove; 32] = [ChessMove::default(); 32];
         let mut noisy_count = 0;
         let mut searched = 0usize;
-        let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+        let lmp_limit = (params::lmp_base() + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some((m, order)) = picker.next_move() {
             if Some(m) == excluded {
@@ -814,36 +842,41 @@ impl<'a> Searcher<'a> {
                     // bad start than an early one (Stockfish 11's `lmrDepth`).
                     let reduced = self.feat.reduced_depth_pruning;
                     let pruning_depth = if reduced {
-                        (depth - 1 - LMR[depth.min(63) as usize][searched.min(63)]).max(0)
+                        (depth - 1 - lmr(depth, searched)).max(0)
                     } else {
                         depth
                     };
                     // Late-move pruning: at shallow depth, late quiet moves rarely matter.
-                    (self.feat.late_move_pruning && depth <= 6 && quiet_count as i32 >= lmp_limit)
+                    (self.feat.late_move_pruning
+                        && depth <= params::lmp_depth()
+                        && quiet_count as i32 >= lmp_limit)
                     // Futility: a quiet move cannot lift a hopeless eval above alpha, unless
                     // its history says it often did (with the reduced depth).
                         || (self.feat.futility
-                            && pruning_depth <= 6
-                            && eval + 100 + 90 * pruning_depth <= alpha
-                            && !(reduced && order >= FUTILITY_HISTORY_LIMIT))
+                            && pruning_depth <= params::futility_depth()
+                            && eval
+                                + params::futility_base()
+                                + params::futility_margin() * pruning_depth
+                                <= alpha
+                            && !(reduced && order >= params::futility_history_limit()))
                     // A quiet move that puts material en prise, more than the depth left can
-                    // win back (Ethereal's margin: 64 per ply).
+                    // win back.
                         || (self.feat.quiet_see_pruning
-                            && pruning_depth <= 8
-                            && !see::see_ge(board, m, -64 * pruning_depth))
+                            && pruning_depth <= params::see_quiet_depth()
+                            && !see::see_ge(board, m, -params::see_quiet_margin() * pruning_depth))
                     // A quiet move whose history says it has failed again and again. A
                     // quiet move's ordering score is its history, except the table move's,
                     // the killers' and the counter move's, which are large and positive.
                         || (self.feat.history_pruning
-                            && depth <= HISTORY_PRUNING_DEPTH
-                            && order < -HISTORY_PRUNING_MARGIN * depth)
+                            && depth <= params::hist_prune_depth()
+                            && order < -params::hist_prune_margin() * depth)
                 } else {
                     // Captures that lose more than the depth can make up for.
                     self.feat.see_pruning
                         && !quiet
-                        && depth <= 6
+                        && depth <= params::see_noisy_depth()
                         && MovePicker::is_bad_capture(order)
-                        && !see::see_ge(board, m, -90 * depth)
+                        && !see::see_ge(board, m, -params::see_noisy_margin() * depth)
                 };
                 if prune && !gives_check(board, m) {
                     continue;
@@ -851,8 +884,10 @@ impl<'a> Searcher<'a> {
             }
 
             // A late quiet move is reduced unless it gives check (known only after the move).
-            let late_quiet =
-                self.feat.lmr && depth >= 3 && searched >= 2 + usize::from(pv_node) && quiet;
+            let late_quiet = self.feat.lmr
+                && depth >= params::lmr_min_depth()
+                && searched as i32 >= params::lmr_min_moves() + i32::from(pv_node)
+                && quiet;
             // Read before the move is made: history belongs to the side moving now.
             let quiet_history = if late_quiet {
                 self.heur.quiet_score(self.pos.board(), m, &conts)
@@ -875,13 +910,14 @@ impl<'a> Searcher<'a> {
             let new_depth = depth - 1 + ext;
             let mut r = 0;
             if late_quiet && !gives_check {
-                r = LMR[depth.min(63) as usize][searched.min(63)];
+                r = lmr(depth, searched);
                 r += i32::from(!pv_node);
                 r += i32::from(!improving);
                 r += i32::from(cut_node);
                 r -= i32::from(MovePicker::is_refutation(order));
                 // Ethereal 12's history term: a ply less or more per 5,000, at most two.
-                r -= (quiet_history / 5_000).clamp(-2, 2);
+                let most = params::lmr_history_max();
+                r -= (quiet_history / params::lmr_history_divisor()).clamp(-most, most);
                 r = r.clamp(0, new_depth - 1);
             }
             let score = self.search_child(Child {
@@ -1015,6 +1051,23 @@ mod tests {
         let stopper = Stopper::new(&signals, None, None, true);
         let mut s = Searcher::new(pos.clone(), tt, stopper, default_network(), &mut memory);
         f(&mut s)
+    }
+
+    /// The reductions from the tunables' defaults are exactly the table the search had
+    /// before them, `0.75 + ln(d)·ln(m)/2.25` truncated (0 for depth or move number 0).
+    #[test]
+    fn the_reductions_are_the_log_log_table() {
+        for d in 0..64 {
+            for m in 0..64 {
+                let expected = if d == 0 || m == 0 {
+                    0
+                } else {
+                    (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32
+                };
+                assert_eq!(lmr(d, m as usize), expected, "depth {d}, move {m}");
+            }
+        }
+        assert_eq!(lmr(200, 500), lmr(63, 63));
     }
 
     /// A lower bound of "mate in 11" from a shallower search is not a proof: reverse futility
@@ -1352,7 +1405,7 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let eval = with_searcher(&pos, &tt, |s| s.evaluate(0));
         // Low enough for razoring at depth 2, and well below a rook up after the capture.
-        let alpha = eval + 2 * RAZOR_MARGIN;
+        let alpha = eval + 2 * params::razor_margin();
         let (score, _) = run(rescued, Features::ALL, alpha);
         assert!(score > alpha, "{score} against {alpha}");
     }

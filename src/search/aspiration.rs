@@ -8,30 +8,29 @@
 //! a shallower search proves it sooner (up to `MAX_FAIL_HIGH_REDUCTION` plies; a fail low
 //! goes back to the full depth), with the move that failed high searched first. The shape and
 //! numbers are Ethereal 12's (`aspirationWindow` in search.c: WindowSize 14, `delta += delta
-//! / 2`, one ply less per fail high); a fail on a decided score (a mate or a won ending)
-//! opens the window fully on its side. Each fail is reported as a bound at the iteration's
-//! depth, the edge of the window that failed, so a GUI sees the score moving.
+//! / 2`, one ply less per fail high; the window's numbers are tunables in `params`); a fail
+//! on a decided score (a mate or a won ending) opens the window fully on its side. Each fail
+//! is reported as a bound at the iteration's depth, the edge of the window that failed, so a
+//! GUI sees the score moving.
 
 use super::alphabeta::Searcher;
 use super::features::Features;
+use super::params;
 use super::{Info, ScoreBound};
 use crate::score::{is_decisive, is_mate, INFINITY};
 use chess::ChessMove;
 
-/// First half-width of the window, in centipawns.
-const FIRST_DELTA: i32 = 14;
 /// Plies a run of fail highs may take off the iteration's depth.
 const MAX_FAIL_HIGH_REDUCTION: u32 = 3;
-/// From this depth on the window is narrow (shallow scores jump too much).
-const MIN_DEPTH: u32 = 5;
 /// Scores this large (near mate or decisive) are searched with the full window.
 const MAX_GUESS: i32 = 2_000;
 /// Past this half-width the window becomes the full window.
 const MAX_DELTA: i32 = 1_000;
 
-/// The next half-width after a fail: half as wide again (Ethereal 12).
+/// The next half-width after a fail: half as wide again by default (Ethereal 12), and
+/// always wider.
 fn widened(delta: i32) -> i32 {
-    delta + delta / 2
+    delta + (delta * params::asp_growth() / 100).max(1)
 }
 
 /// One MultiPV line of a completed iteration.
@@ -87,7 +86,7 @@ pub fn search_line(
     shown: ChessMove,
     report: &mut dyn FnMut(&Info),
 ) -> Result<Line, Cut> {
-    let mut delta = FIRST_DELTA;
+    let mut delta = params::asp_delta();
     let mut search_depth = depth;
     // The root's order for this line: a move that fails high is searched first in the
     // re-searches, so that the shallower re-search cannot reduce it and lose it.
@@ -95,7 +94,8 @@ pub fn search_line(
     let mut failed_high: Option<(ChessMove, i32)> = None;
     let aspiration = Features::current().aspiration;
     s.first_line = pv_index == 0;
-    let (mut alpha, mut beta) = if aspiration && depth >= MIN_DEPTH && guess.abs() < MAX_GUESS {
+    let narrow = depth as i32 >= params::asp_min_depth();
+    let (mut alpha, mut beta) = if aspiration && narrow && guess.abs() < MAX_GUESS {
         (guess - delta, guess + delta)
     } else {
         (-INFINITY, INFINITY)
@@ -180,7 +180,7 @@ mod tests {
     /// eleven fails, where doubling from 25 took six.
     #[test]
     fn the_window_widens_as_ethereals() {
-        let mut delta = FIRST_DELTA;
+        let mut delta = params::asp_delta();
         let mut deltas = vec![delta];
         while delta <= MAX_DELTA {
             delta = widened(delta);

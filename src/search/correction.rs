@@ -17,6 +17,7 @@
 //! The update is Alexandria's: the entry moves towards the new difference with a weight of
 //! min(d² + 2d + 1, 128)/256, in units of 1/256 cp, clamped to ±32 cp per table.
 
+use super::params;
 use crate::rng::splitmix64;
 use crate::score::MATE_BOUND;
 use chess::{Board, Color, Piece};
@@ -25,11 +26,9 @@ use chess::{Board, Color, Piece};
 const SIZE: usize = 16_384;
 /// Entries are kept in 1/GRAIN centipawns, so small corrections still add up.
 const GRAIN: i32 = 256;
-/// The most one entry may correct: 32 cp.
-const LIMIT: i32 = 32 * GRAIN;
-/// The weight of a new observation is at most 128/256, for the deepest searches.
+/// Weights (of an observation, of a table in a correction) are in 256ths; the largest are
+/// tunables ([`params::corr_max_weight`] and the rest).
 const WEIGHT_SCALE: i32 = 256;
-const MAX_WEIGHT: i32 = 128;
 
 /// The tables, per search thread (`search::memory`).
 pub struct Correction {
@@ -90,23 +89,26 @@ impl Keys {
 
 impl Correction {
     /// The static evaluation `raw` of the position with keys `k`, corrected; never a mate
-    /// score.
+    /// score. By default the pawn table counts whole and each non-pawn table half.
     #[inline]
     pub fn correct(&self, k: Keys, raw: i32) -> i32 {
-        let pawn = self.pawn[k.us][k.pawn];
+        let pawn = self.pawn[k.us][k.pawn] * params::corr_pawn_weight() / WEIGHT_SCALE;
         let non_pawn =
             self.non_pawn[k.us][0][k.non_pawn[0]] + self.non_pawn[k.us][1][k.non_pawn[1]];
-        (raw + (pawn + non_pawn / 2) / GRAIN).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        let non_pawn = non_pawn * params::corr_non_pawn_weight() / WEIGHT_SCALE;
+        (raw + (pawn + non_pawn) / GRAIN).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// A search of `depth` plies found `score` where the corrected static evaluation said
     /// `eval`: move the entries of this structure towards the difference.
     pub fn update(&mut self, k: Keys, depth: i32, eval: i32, score: i32) {
-        let diff = (score - eval).clamp(-LIMIT / GRAIN * 4, LIMIT / GRAIN * 4) * GRAIN;
-        let weight = (depth * depth + 2 * depth + 1).min(MAX_WEIGHT);
+        let limit_cp = params::corr_limit();
+        let limit = limit_cp * GRAIN;
+        let diff = (score - eval).clamp(-limit_cp * 4, limit_cp * 4) * GRAIN;
+        let weight = (depth * depth + 2 * depth + 1).min(params::corr_max_weight());
         let nudge = |entry: &mut i32| {
             *entry = ((*entry * (WEIGHT_SCALE - weight) + diff * weight) / WEIGHT_SCALE)
-                .clamp(-LIMIT, LIMIT);
+                .clamp(-limit, limit);
         };
         nudge(&mut self.pawn[k.us][k.pawn]);
         nudge(&mut self.non_pawn[k.us][0][k.non_pawn[0]]);
@@ -144,5 +146,26 @@ mod tests {
             fresh.pawn.iter().flatten().sum::<i32>(),
             64 * GRAIN * 4 / 256
         );
+    }
+
+    /// With the tunables' defaults a correction is the pawn entry plus half the non-pawn
+    /// pair, truncated as before the weights were tunable, odd and negative sums included.
+    #[test]
+    fn the_default_weights_are_whole_and_half() {
+        let mut c = Correction::default();
+        let k = Keys::of(Position::startpos().board());
+        for (pawn, white, black) in [
+            (257, -2, -1),
+            (-300, 513, 0),
+            (8_191, -8_191, 3),
+            (1, 1, 0),
+            (-1, 0, -1),
+        ] {
+            c.pawn[k.us][k.pawn] = pawn;
+            c.non_pawn[k.us][0][k.non_pawn[0]] = white;
+            c.non_pawn[k.us][1][k.non_pawn[1]] = black;
+            let before = 7 + (pawn + (white + black) / 2) / GRAIN;
+            assert_eq!(c.correct(k, 7), before, "{pawn} {white} {black}");
+        }
     }
 }

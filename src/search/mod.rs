@@ -13,6 +13,7 @@ pub mod iterate;
 pub mod memory;
 pub mod observed;
 pub mod ordering;
+pub mod params;
 pub mod pv;
 pub mod see;
 pub mod stopper;

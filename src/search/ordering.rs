@@ -7,6 +7,7 @@
 //! moves), and last the captures that lose material and the underpromotions, ordered as the
 //! good captures. Quiescence in check orders its quiet evasions by `quiet_evasion_score`.
 
+use super::params;
 use super::see;
 use crate::position::Castles;
 use chess::{Board, ChessMove, Color, Piece, Square, EMPTY};
@@ -31,15 +32,23 @@ const BAD_CAPTURE: i32 = -2_000_000;
 const KING_EVASION: i32 = 1_000;
 const HANGING_BLOCK: i32 = 2 * BAD_CAPTURE;
 
-/// What a cutoff at `depth` adds to the history of the move that caused it (and takes from
-/// the moves tried before it): Ethereal 12's `32 × min(depth², 400)` (history.c, with
-/// HistoryMultiplier 32, HistoryMax 400 and HistoryDivisor 512). Its update,
+/// What a cutoff at `depth` adds to the history of the move that caused it: by default
+/// Ethereal 12's `32 × min(depth², 400)` (history.c, with HistoryMultiplier 32, HistoryMax
+/// 400 and HistoryDivisor 512; [`params::hist_bonus_mul`]). Its update,
 /// `h += 32·d − h·|d|/512`, is our `Heuristics::nudge` with this bonus, since 32 × 512 is
 /// our `HISTORY_MAX`. The tables then learn at a pace a game can use: a move that cuts off
 /// at depth 10 gets 3,200 at once, where the earlier `min(8·depth², 1,200)` gave 800.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    32 * (depth * depth).min(400)
+    (params::hist_bonus_mul() * depth * depth).min(params::hist_bonus_max())
+}
+
+/// What a cutoff at `depth` takes from the quiet moves (or captures) tried before the move
+/// that caused it, and what a quiet table move loses when its stored bound fails low; the
+/// bonus's size by default.
+#[inline]
+pub fn history_malus(depth: i32) -> i32 {
+    (params::hist_malus_mul() * depth * depth).min(params::hist_malus_max())
 }
 
 /// A moved piece and where it went: (colour × 6 + piece) × 64 + destination, the index of
@@ -167,11 +176,12 @@ impl Heuristics {
         tried: &[ChessMove],
     ) {
         let bonus = history_bonus(depth);
+        let malus = history_malus(depth);
         let rewarded = best.map(|m| (m, bonus));
         let punished = tried
             .iter()
             .filter(|&&m| Some(m) != best)
-            .map(|&m| (m, -bonus));
+            .map(|&m| (m, -malus));
         // A Chess960 castling move (the king onto its own rook) counts as noisy for the
         // search, but it captures nothing: it is ordered as a quiet move and learns nothing here.
         let us = board.side_to_move();
@@ -206,8 +216,9 @@ impl Heuristics {
             tried,
         } = cutoff;
         let bonus = history_bonus(depth);
+        let malus = history_malus(depth);
         for (m, b) in std::iter::once((best, bonus))
-            .chain(tried.iter().filter(|&&m| m != best).map(|&m| (m, -bonus)))
+            .chain(tried.iter().filter(|&&m| m != best).map(|&m| (m, -malus)))
         {
             self.nudge_quiet(board, m, conts, b);
         }
@@ -231,7 +242,7 @@ impl Heuristics {
         m: ChessMove,
         conts: &Continuations,
     ) {
-        self.nudge_quiet(board, m, conts, -history_bonus(depth));
+        self.nudge_quiet(board, m, conts, -history_malus(depth));
     }
 
     /// Nudge quiet move `m`'s from-to history and its continuation histories after the moves
@@ -512,7 +523,8 @@ impl MovePicker {
 
 /// Captures split by SEE into those that do not lose material and those that do; within
 /// each, a weighted sum as in Stockfish (7 × the victim's value plus the capture history):
-/// 16 × the victim's value plus half the history, less a sixteenth of the attacker's value.
+/// by default 16 × the victim's value plus half the history ([`params::capt_victim_scale`],
+/// [`params::capt_history_divisor`]), less a sixteenth of the attacker's value.
 /// The history term (at most ±8,192) can lift a pawn capture that keeps working above a
 /// knight capture (5,120) that keeps failing, which is the point of learning it.
 /// Underpromotions go with the losing captures, as in Stockfish: a knight, rook or bishop
@@ -521,7 +533,8 @@ fn noisy_score(board: &Board, m: ChessMove, captures: Option<&Heuristics>) -> i3
     let victim = see::gain(board, m);
     let attacker = board.piece_on(m.get_source()).map_or(0, see::value);
     let history = captures.map_or(0, |h| h.capture_score(board, m));
-    let score = victim * 16 + history / 2 - attacker / 16;
+    let score = victim * params::capt_victim_scale() + history / params::capt_history_divisor()
+        - attacker / 16;
     let underpromotion = m.get_promotion().is_some_and(|p| p != Piece::Queen);
     if !underpromotion && see::see_ge(board, m, 0) {
         GOOD_CAPTURE + score

@@ -22,7 +22,8 @@ pub enum Tool {
     Tm(super::tm::TmArgs),
     /// Run an EPD test suite (bm/am; STS points from c0) at a fixed time per position.
     Epd(super::epd::EpdArgs),
-    /// Texel-tune the evaluation weights on positions from PGN games.
+    /// Texel-tune the evaluation weights on positions from PGN games; `--spsa-params` prints
+    /// the search's constants for SPSA instead.
     Tune(super::tune::TuneArgs),
     /// Play Sandglass against itself at fixed nodes per move and write the games as PGN.
     Selfplay(super::selfplay::SelfplayArgs),

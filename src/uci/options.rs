@@ -2,11 +2,14 @@
 //! declarations and `setoption` are served, so a new option is one row.
 //!
 //! A time strategy's own parameters (e.g. `Classic Increment %`) are declared by the
-//! strategy's file (`time::strategies`) and appended to the table.
+//! strategy's file (`time::strategies`) and appended to the table; so, in a `--features tune`
+//! build, are the search's constants (`search::params`), as spin options for SPSA tuning.
 
 use super::parse::echo;
 use crate::eval::nnue::select::{self, EvalKind};
 use crate::eval::nnue::Network;
+#[cfg(feature = "tune")]
+use crate::search::params::{Tunable, TUNABLES};
 use crate::search::strength::{self, Strength};
 use crate::tablebase::{Probing, Tablebases, MAX_MEN};
 use crate::time::{
@@ -184,6 +187,10 @@ enum Kind {
     },
     /// A spin that sets a time strategy's parameter.
     StrategyParam(Param),
+    /// A spin that sets one of the search's constants. Unlike every other option it is the
+    /// process's, not this `Options`'s: the search reads the constants from one place.
+    #[cfg(feature = "tune")]
+    SearchParam(&'static Tunable),
 }
 
 struct Spec {
@@ -386,6 +393,11 @@ fn specs() -> Vec<Spec> {
             },
         ),
     ]);
+    #[cfg(feature = "tune")]
+    table.extend(TUNABLES.iter().map(|t| Spec {
+        name: t.name,
+        kind: Kind::SearchParam(t),
+    }));
     table
 }
 
@@ -402,6 +414,11 @@ pub fn declarations() -> Vec<String> {
             }) => format!(
                 "option name {} type spin default {default} min {min} max {max}",
                 s.name
+            ),
+            #[cfg(feature = "tune")]
+            Kind::SearchParam(t) => format!(
+                "option name {} type spin default {} min {} max {}",
+                s.name, t.default, t.min, t.max
             ),
             Kind::Check { default, .. } => {
                 format!("option name {} type check default {default}", s.name)
@@ -436,6 +453,13 @@ impl Options {
             Kind::StrategyParam(p) => {
                 let v = read_spin(spec.name, raw, p.min, p.max)?;
                 self.time.set_param(p.name, v);
+                Ok(Effect::None)
+            }
+            #[cfg(feature = "tune")]
+            Kind::SearchParam(t) => {
+                let v = read_spin(spec.name, raw, t.min.into(), t.max.into())?;
+                // Within an i32 range: `read_spin` checked it.
+                t.set(v as i32);
                 Ok(Effect::None)
             }
             Kind::Check { set, .. } => {
@@ -668,6 +692,48 @@ mod tests {
         assert!(d
             .iter()
             .any(|l| l == "option name SyzygyProbeLimit type spin default 7 min 0 max 7"));
+    }
+
+    /// A `tune` build offers each search constant as a spin option: a value in range is what
+    /// the search reads next, one outside it or not a number is refused and changes nothing.
+    #[cfg(feature = "tune")]
+    #[test]
+    fn search_constants_are_spin_options() {
+        use crate::search::params::{self, find};
+        let d = declarations();
+        for t in TUNABLES {
+            let line = format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name, t.default, t.min, t.max
+            );
+            assert!(d.contains(&line), "{line}");
+        }
+        // DoubleExtMargin is read by singular extensions alone; the searches of other tests
+        // running meanwhile would seldom meet the value, and it is put back at once.
+        let t = find("DoubleExtMargin").expect("in the table");
+        let mut o = Options::default();
+        let changed = t.default + 1;
+        assert_eq!(
+            o.set("doubleextmargin", Some(changed.to_string().as_str())),
+            Ok(Effect::None)
+        );
+        assert_eq!((t.value(), params::double_ext_margin()), (changed, changed));
+        for bad in [t.max + 1, t.min - 1] {
+            let e = o
+                .set("DoubleExtMargin", Some(bad.to_string().as_str()))
+                .unwrap_err();
+            assert!(e.contains("out of range"), "{e}");
+        }
+        assert!(o.set("DoubleExtMargin", Some("wide")).is_err());
+        assert_eq!(
+            params::double_ext_margin(),
+            changed,
+            "a refused value changed it"
+        );
+        assert!(o
+            .set("DoubleExtMargin", Some(t.default.to_string().as_str()))
+            .is_ok());
+        assert_eq!(params::double_ext_margin(), t.default);
     }
 
     /// The Syzygy options are checked as every option is; the path itself is only recorded

@@ -1,23 +1,15 @@
 //! ProbCut (Buro, "ProbCut: An Effective Selective Extension of the Alpha-Beta Algorithm",
 //! ICCA Journal 18(2), 1995), in the form chess engines use it since Stockfish: a capture that
-//! wins enough material for a shallow search to beat `beta + PROBCUT_MARGIN` almost surely
-//! beats `beta` at full depth, so the node is cut without searching the rest.
+//! wins enough material for a shallow search to beat beta by a margin
+//! ([`params::probcut_margin`]) almost surely beats `beta` at full depth, so the node is cut
+//! without searching the rest.
 
 use super::Searcher;
 use crate::score::{is_decisive, DRAW};
 use crate::search::ordering::MovePicker;
+use crate::search::params;
 use crate::search::see;
 use crate::tt::{Bound, Entry};
-
-/// How far above beta the shallow search must land: a conservative value, not tuned (Ethereal
-/// uses 100 cp; Stockfish's margin is smaller still).
-const PROBCUT_MARGIN: i32 = 200;
-/// The shallowest node where ProbCut is tried.
-const PROBCUT_DEPTH: i32 = 5;
-/// The confirming search's child is this much shallower than the node's children would be
-/// searched; with the capture before it, its result counts as a search of `depth −
-/// PROBCUT_REDUCTION + 1` (Stockfish's `probCutDepth = depth − 4`, stored at one more).
-const PROBCUT_REDUCTION: i32 = 4;
 
 /// What [`Searcher::probcut`] needs of the node it may cut (a non-PV node, not in check, not a
 /// singular-extension search).
@@ -36,10 +28,11 @@ impl Searcher<'_> {
     /// The node's score when a capture proves it fails high (a lower bound, stored in the
     /// table), or None when the node must be searched. Each capture whose exchange alone gains
     /// what the margin asks over the static evaluation is checked first by quiescence and,
-    /// only if that holds, by a search `PROBCUT_REDUCTION` plies shallower.
+    /// only if that holds, by a search [`params::probcut_reduction`] plies shallower.
     pub(super) fn probcut(&mut self, n: ProbcutNode) -> Option<i32> {
-        let probcut_beta = n.beta + PROBCUT_MARGIN;
-        let searched_depth = n.depth - PROBCUT_REDUCTION + 1;
+        let probcut_beta = n.beta + params::probcut_margin();
+        let reduction = params::probcut_reduction();
+        let searched_depth = n.depth - reduction + 1;
         // A table entry as deep as the shallow search that says the node stays below the
         // ProbCut beta: the shallow searches would only confirm it.
         let table_says_no = n
@@ -52,7 +45,7 @@ impl Searcher<'_> {
         // most nodes away.
         if !self.feat.probcut
             || self.mate_search
-            || n.depth < PROBCUT_DEPTH
+            || n.depth < params::probcut_depth()
             || is_decisive(n.beta)
             || is_decisive(probcut_beta)
             || table_says_no
@@ -73,7 +66,7 @@ impl Searcher<'_> {
             let mut score = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1, 0);
             if score >= probcut_beta {
                 score = -self.negamax(
-                    n.depth - PROBCUT_REDUCTION,
+                    n.depth - reduction,
                     -probcut_beta,
                     -probcut_beta + 1,
                     ply + 1,

@@ -5,18 +5,10 @@ use super::{Searcher, TT_CUTOFF_HALFMOVE_LIMIT};
 use crate::position::gives_check;
 use crate::score::{is_decisive, DRAW, MATE, MATE_BOUND};
 use crate::search::ordering::{is_noisy, MovePicker, MAX_PLY};
+use crate::search::params;
 use crate::search::see;
 use crate::tt::{Bound, Entry};
 
-/// Quiescence move-count pruning: at most this many captures that are not recaptures are
-/// searched per node (Stockfish's qsearch, `if (moveCount > 2) continue;`). Unlike
-/// Stockfish, checking captures and promotions are not exempt: in the hostile positions of
-/// `tests/quiescence.rs` nearly every capture checks, and eight promotions a side exploded.
-const QS_CAPTURES: usize = 2;
-/// From this many plies into quiescence on, only recaptures on the square of the last move:
-/// Stockfish's `DEPTH_QS_RECAPTURES = -5` (Stockfish 11 and earlier, quiescence starting at
-/// depth 0).
-const QS_RECAPTURES_FROM: i32 = 5;
 /// A backstop: deeper than this, quiescence returns the static evaluation (a draw when in
 /// check, as at `MAX_PLY`).
 const QS_MAX_DEPTH: i32 = 32;
@@ -30,8 +22,9 @@ impl Searcher<'_> {
     /// the tree, and a position where many pieces attack each other (a dozen queens a side, or
     /// eight pawns a side promoting) has an exponential number of even-trade orders, and depth
     /// 1 never finished. Results are stored in the table so that orders transpose, and the
-    /// width is capped by move-count pruning and recapture-only deep quiescence (see the
-    /// constants); `QS_MAX_DEPTH` is only a backstop. Node counts in docs/measurements/search.md.
+    /// width is capped by move-count pruning and recapture-only deep quiescence
+    /// ([`params::qs_captures`], [`params::qs_recapture_depth`]); `QS_MAX_DEPTH` is only a
+    /// backstop. Node counts in docs/measurements/search.md.
     pub fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: i32) -> i32 {
         self.pv_len[ply] = ply;
         if !self.stop.tick() {
@@ -128,17 +121,17 @@ impl Searcher<'_> {
                 if MovePicker::is_bad_capture(order) {
                     continue;
                 }
-                // Move-count pruning: past the first QS_CAPTURES captures, and deeper than
-                // QS_RECAPTURES_FROM plies into quiescence, only recaptures.
+                // Move-count pruning: past the first few captures, and deep into
+                // quiescence, only recaptures.
                 if self.feat.qs_move_count && Some(m.get_dest()) != recapture_square {
-                    if captures >= QS_CAPTURES || qdepth >= QS_RECAPTURES_FROM {
+                    if captures >= params::qs_captures() || qdepth >= params::qs_recapture_depth() {
                         continue;
                     }
                     captures += 1;
                 }
                 // A capture that gives check is spared: it may mate, which no material count
                 // foresees (WAC.001's 2.Nxg6# is a pawn capture a queen down).
-                if stand_pat + see::gain(self.pos.board(), m) + 200 <= alpha
+                if stand_pat + see::gain(self.pos.board(), m) + params::qs_delta_margin() <= alpha
                     && !gives_check(self.pos.board(), m)
                 {
                     continue;

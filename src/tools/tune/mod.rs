@@ -28,10 +28,14 @@
 //! Results alone are a noisy target for this many weights; `--lambda` < 1 blends in the
 //! search score each self-play move records. The commands that produced the committed
 //! weights are in docs/training.md, and what they gave is in docs/measurements/evaluation.md.
+//!
+//! `--spsa-params` does something else: it prints the search's tunable constants for an SPSA
+//! tuner ([`spsa`]), which plays games rather than fitting positions.
 
 mod fit;
 mod pgn;
 mod samples;
+pub mod spsa;
 mod write;
 
 pub use pgn::{comment_score, parse_pgn, PgnGame};
@@ -47,8 +51,13 @@ use write::{check_sane, render_params};
 #[derive(clap::Args, Debug, Clone)]
 pub struct TuneArgs {
     /// PGN file with finished games; repeat the option for several files.
-    #[arg(long, required = true)]
+    #[arg(long, required_unless_present = "spsa_params")]
     pub pgn: Vec<PathBuf>,
+    /// Print the search's tunable constants in OpenBench's SPSA input format (`NAME, int,
+    /// DEFAULT, MIN, MAX, C_END, R_END`, one a line) and exit. The engine takes them as UCI
+    /// options only when built with `--features tune` (docs/tuning.md).
+    #[arg(long, conflicts_with = "pgn")]
+    pub spsa_params: bool,
     /// Use at most this many positions (an even, deterministic sample).
     #[arg(long)]
     pub positions: Option<usize>,
@@ -95,6 +104,12 @@ fn parse_lambda(text: &str) -> Result<f64, String> {
 
 /// Runs the tuner; see the module documentation.
 pub fn run(args: &TuneArgs) -> Result<(), String> {
+    if args.spsa_params {
+        for line in spsa::lines() {
+            println!("{line}");
+        }
+        return Ok(());
+    }
     let started = Instant::now();
     for name in &args.freeze {
         if !layout::GROUPS.iter().any(|g| g.name == name.as_str()) {

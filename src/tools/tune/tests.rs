@@ -82,6 +82,7 @@ fn run_tunes_and_writes_params() {
         fold: None,
         free_signs: false,
         freeze: vec!["MATERIAL".to_string()],
+        spsa_params: false,
     };
     assert_eq!(run(&args), Ok(()));
     let written = std::fs::read_to_string(dir.join("params.rs")).unwrap_or_default();
