@@ -1,7 +1,7 @@
 //! Chess960: FEN in both castling notations, move text in both modes, rights lost by moving
 //! or losing a rook, rights in the hash, malformed Chess960 FEN refused with a reason.
 
-use sandglass::position::{chess960_fen, Castle, Position, UciMove};
+use sandglass::position::{chess960_fen, gives_check, Castle, Position, UciMove};
 
 fn pos960(fen: &str) -> Position {
     Position::from_fen_in(fen, true).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -238,4 +238,66 @@ fn kept_keys_are_the_keys_of_the_positions_read_afresh() {
             assert_eq!(Some(&pos.key()), keys.last(), "taken back: {}", pos.fen());
         }
     }
+}
+
+/// Random games from every one of the 960 starting positions, castling whenever a coin says
+/// so: after each move the kept key is the key of the position read afresh, the network's
+/// accumulator updated move by move equals one computed from the board, `gives_check` says
+/// what the move did, the legal moves are those of the position read afresh, and each move's
+/// text names that move again (issue 107).
+#[test]
+fn random_games_from_every_start_position_stay_in_step() {
+    use sandglass::eval::nnue::{select::embedded, Accumulator, Delta};
+    use sandglass::rng::Rng;
+    let net = embedded().expect("the embedded network");
+    let mut castled = [0usize; 2];
+    for n in 0..960 {
+        let fen = chess960_fen(n).expect("a start position");
+        let mut pos = pos960(&fen);
+        let mut rng = Rng::new(u64::from(n) + 107);
+        let mut acc = net.refresh(pos.board());
+        for _ in 0..60 {
+            let moves: Vec<_> = pos.legal_moves().collect();
+            if moves.is_empty() {
+                break;
+            }
+            let castles: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|&m| Castle::of(pos.board(), m).is_some())
+                .collect();
+            let m = if !castles.is_empty() && rng.chance(2) {
+                castles[rng.below(castles.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            let text = pos.move_text(m);
+            assert_eq!(
+                pos.parse_move(&text),
+                Ok(UciMove::Move(m)),
+                "{text} in {}",
+                pos.fen()
+            );
+            if let Some(c) = Castle::of(pos.board(), m) {
+                castled[usize::from(c.is_own(m))] += 1;
+            }
+            let delta = Delta::of(pos.board(), m);
+            let checks = gives_check(pos.board(), m);
+            pos.make_move(m);
+            assert_eq!(checks, pos.in_check(), "{text} gives check: {}", pos.fen());
+            let mut next = Accumulator::default();
+            next.apply(&acc, &net, &delta, pos.board());
+            acc = next;
+            assert_eq!(acc, net.refresh(pos.board()), "after {text}: {}", pos.fen());
+            let afresh = pos960(&pos.fen());
+            assert_eq!(pos.key(), afresh.key(), "after {text}: {}", pos.fen());
+            let mut ours: Vec<_> = pos.legal_moves().map(|m| pos.move_text(m)).collect();
+            let mut theirs: Vec<_> = afresh.legal_moves().map(|m| afresh.move_text(m)).collect();
+            ours.sort();
+            theirs.sort();
+            assert_eq!(ours, theirs, "after {text}: {}", pos.fen());
+        }
+    }
+    // Both kinds of castling were played: the crate's (king on e, rook on a or h) and ours.
+    assert!(castled[0] > 0 && castled[1] > 100, "{castled:?}");
 }
