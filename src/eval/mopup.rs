@@ -6,29 +6,39 @@
 //! guided by that finds a mate only when the mate is within its horizon, so at a few thousand
 //! nodes a move it shuffles into a repetition or the fifty-move rule (issue 106: 13 of 30
 //! basic mates at 20,000 nodes). Every mate of a lone king is on the edge, with the other
-//! king near, so the term added here pays for exactly that progress, in steps large enough
-//! to outweigh the network's own differences between such squares:
+//! king near, so the evaluation here pays for exactly that progress:
 //! - the lone king's distance from the centre (Manhattan; the same as its closeness to the
 //!   nearest corner), since bishops mate only in a corner and the rest on an edge;
-//! - with bishop and knight, its closeness to a corner of the bishop's colour instead, the
-//!   only corners where they can mate, so it is driven along the edge out of the wrong one;
+//! - with bishop and knight, also its closeness to a corner of the bishop's colour, the only
+//!   corners where they can mate, so it is driven along the edge out of the wrong one;
 //! - the kings' closeness, since the attacking king takes the squares next to the lone one.
+//!
+//! It replaces the network's score rather than adding to it. Added to it, the term won every
+//! basic mate at 20,000 nodes a move, but at 100,000 and 300,000 the network's own differences
+//! between queen or knight squares (tens of centipawns, with no meaning here) outweighed a
+//! king's step often enough to lose 2 and then 5 of the 30 to the fifty-move rule: a deeper
+//! search compares more such leaves. Alone, the term has no noise to drown in.
 //!
 //! It applies only while one side has a bare king and the other a queen, a rook, bishops of
 //! both colours, or bishop and knight: anywhere else the evaluation is untouched, so ordinary
-//! play (and `bench`) hardly notices it. The search adds it to either evaluation, network or
-//! hand-written (`search::alphabeta`), and a strength limit plays such a root straight
-//! (`search::strength`): the term is what a won ending is won by, not a place to err.
+//! play (and `bench`) hardly notices it. The search applies it to either evaluation, network
+//! or hand-written (`search::alphabeta`), and a strength limit plays such a root straight
+//! (`search::strength`): the evaluation is what a won ending is won by, not a place to err.
 
 use super::EVAL_LIMIT;
 use chess::{BitBoard, Board, Color, Piece, Square};
 
+/// The floor of a lone-king ending's evaluation: above what the network gives any position
+/// that can be traded into it (about +8 pawns for king and queen against king), so the trade
+/// is taken, and far below a mate.
+const KNOWN_WIN: i32 = 1_000;
 /// Centipawns for each step of the lone king away from the centre (0 to 6 steps).
 const EDGE: i32 = 50;
-/// With bishop and knight: centipawns for each step nearer a corner of the bishop's colour.
-const BISHOP_CORNER: i32 = 60;
+/// With bishop and knight: centipawns for each step nearer a corner of the bishop's colour
+/// (on top of the edge's), so that a step along the edge toward it outweighs one away.
+const BISHOP_CORNER: i32 = 100;
 /// Centipawns for each step the kings close in (Manhattan distance, 14 at most).
-const CLOSE: i32 = 10;
+const CLOSE: i32 = 20;
 
 /// The light squares (b1, a2, …): a bishop on one of these mates in a8 or h1.
 const LIGHT: u64 = 0x55AA_55AA_55AA_55AA;
@@ -60,27 +70,43 @@ fn mates_alone(board: &Board, side: Color) -> bool {
     (light && dark) || (bishops != 0 && has(Piece::Knight) != BitBoard(0))
 }
 
-/// `eval` (centipawns for the side to move) with the mop-up term added in a lone-king
-/// ending, within [`EVAL_LIMIT`]; unchanged elsewhere.
+/// `eval` (centipawns for the side to move), or in a lone-king ending the mop-up evaluation
+/// that replaces it: a known win, the attacker's material, and the term below, within
+/// [`EVAL_LIMIT`].
 #[inline]
 pub fn adjust(board: &Board, eval: i32) -> i32 {
     let Some(strong) = attacker(board) else {
         return eval;
     };
-    let bonus = bonus(board, strong);
-    let adjusted = if board.side_to_move() == strong {
-        eval + bonus
+    let score = (KNOWN_WIN + material(board, strong) + bonus(board, strong)).min(EVAL_LIMIT);
+    if board.side_to_move() == strong {
+        score
     } else {
-        eval - bonus
-    };
-    adjusted.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        -score
+    }
+}
+
+/// The attacker's pieces at their usual values, so that keeping more of them, or trading
+/// into such an ending, is still worth something.
+fn material(board: &Board, strong: Color) -> i32 {
+    let own = *board.color_combined(strong);
+    let count = |p: Piece| (*board.pieces(p) & own).popcnt() as i32;
+    900 * count(Piece::Queen)
+        + 500 * count(Piece::Rook)
+        + 330 * count(Piece::Bishop)
+        + 320 * count(Piece::Knight)
 }
 
 /// The term for `strong`, which has mating material against a bare king.
 pub fn bonus(board: &Board, strong: Color) -> i32 {
+    let closeness = 14 - manhattan(board.king_square(!strong), board.king_square(strong));
+    drive(board, strong) + CLOSE * closeness
+}
+
+/// Where the lone king stands: on the edge, and with bishop and knight near a corner of the
+/// bishop's colour.
+fn drive(board: &Board, strong: Color) -> i32 {
     let lone = board.king_square(!strong);
-    let own = board.king_square(strong);
-    let closeness = 14 - manhattan(lone, own);
     let own_pieces = *board.color_combined(strong);
     let bishops = (*board.pieces(Piece::Bishop) & own_pieces).0;
     let knights = *board.pieces(Piece::Knight) & own_pieces;
@@ -88,22 +114,21 @@ pub fn bonus(board: &Board, strong: Color) -> i32 {
     let bishop_and_knight = heavy == BitBoard(0)
         && knights != BitBoard(0)
         && (bishops & LIGHT == 0 || bishops & !LIGHT == 0);
-    let drive = if bishop_and_knight {
-        let corners = if bishops & LIGHT != 0 {
-            [Square::A8, Square::H1]
-        } else {
-            [Square::A1, Square::H8]
-        };
-        let near = corners
-            .iter()
-            .map(|&c| manhattan(lone, c))
-            .min()
-            .unwrap_or(0);
-        BISHOP_CORNER * (7 - near)
+    let edge = EDGE * centre_distance(lone);
+    if !bishop_and_knight {
+        return edge;
+    }
+    let corners = if bishops & LIGHT != 0 {
+        [Square::A8, Square::H1]
     } else {
-        EDGE * centre_distance(lone)
+        [Square::A1, Square::H8]
     };
-    drive + CLOSE * closeness
+    let near = corners
+        .iter()
+        .map(|&c| manhattan(lone, c))
+        .min()
+        .unwrap_or(0);
+    edge + BISHOP_CORNER * (7 - near)
 }
 
 fn manhattan(a: Square, b: Square) -> i32 {
@@ -170,24 +195,38 @@ mod tests {
         );
         let white = board("k7/8/2K5/8/8/8/8/7R w - - 0 1");
         let black = board("k7/8/2K5/8/8/8/8/7R b - - 0 1");
-        assert_eq!(adjust(&white, 100), 100 + near);
-        assert_eq!(adjust(&black, -100), -100 - near);
+        let whole = KNOWN_WIN + 500 + near;
+        assert_eq!(adjust(&white, 100), whole);
+        assert_eq!(adjust(&black, -100), -whole);
     }
 
-    /// With bishop and knight the corner of the bishop's colour is the goal: the wrong corner
-    /// is worth less than the centre, and the way along the edge to the right one rises.
+    /// With bishop and knight the corner of the bishop's colour is the goal: any edge beats
+    /// the centre, and along the edge from the wrong corner to the right one every step rises.
     #[test]
     fn bishop_and_knight_drive_to_the_bishops_corner() {
-        // A dark-squared bishop (c1): mate in a1 or h8. The kings' closeness is taken out.
-        let drive = |fen: &str| {
-            let b = board(fen);
-            bonus(&b, Color::White)
-                - CLOSE * (14 - manhattan(b.king_square(Color::Black), b.king_square(Color::White)))
+        // A dark-squared bishop (h2): mate in a1 or h8.
+        let at = |lone: &str| {
+            let mut b = chess::BoardBuilder::new();
+            for (sq, piece) in [
+                ("e1", Piece::King),
+                ("h2", Piece::Bishop),
+                ("g1", Piece::Knight),
+            ] {
+                b.piece(Square::from_str(sq).expect("square"), piece, Color::White);
+            }
+            b.piece(
+                Square::from_str(lone).expect("square"),
+                Piece::King,
+                Color::Black,
+            );
+            drive(&Board::try_from(&b).expect("a legal board"), Color::White)
         };
-        let wrong = drive("k7/8/8/8/8/8/8/2B1K1N1 w - - 0 1");
-        let centre = drive("8/8/8/8/3k4/8/8/2B1K1N1 w - - 0 1");
-        let on_the_way = drive("8/8/8/8/k7/8/8/2B1K1N1 w - - 0 1");
-        let right = drive("8/8/8/8/8/8/8/k1B1K1N1 w - - 0 1");
-        assert!(wrong < centre && centre < on_the_way && on_the_way < right);
+        let centre = at("d4");
+        let edge: Vec<i32> = ["a8", "a7", "a6", "a5", "a4", "a3", "a2", "a1"]
+            .iter()
+            .map(|s| at(s))
+            .collect();
+        assert!(centre < edge[0], "{centre} {edge:?}");
+        assert!(edge.windows(2).all(|w| w[0] < w[1]), "{edge:?}");
     }
 }
