@@ -12,7 +12,7 @@
 use sandglass::eval::EVAL_LIMIT;
 use sandglass::position::Position;
 use sandglass::score::{is_decisive, is_mate, uci, MATE};
-use sandglass::search::{self, Info, Limits, Signals};
+use sandglass::search::{self, Info, Limits, Memory, Signals};
 use sandglass::tablebase::{Root, Tablebases};
 use sandglass::time::Mode;
 use sandglass::tt::TranspositionTable;
@@ -52,7 +52,9 @@ fn untrue(score: i32, dtz: i32, halfmove_clock: u32) -> Option<String> {
 /// How a game from `fen` ends: `Ok(plies)` when Black is mated, else why not.
 fn play(fen: &str, tables: &Tablebases) -> Result<u32, String> {
     let mut pos = Position::from_fen(fen).expect("suite FEN");
+    // As the engine plays a game: one table and one set of histories for all its moves.
     let tt = TranspositionTable::new(16);
+    let mut memory = Memory::new();
     let limits = Limits {
         mode: Mode::nodes(NODES),
         ..Limits::default()
@@ -69,7 +71,16 @@ fn play(fen: &str, tables: &Tablebases) -> Result<u32, String> {
         let mv = if plies % 2 == 0 {
             let mut reports: Vec<(i32, String)> = Vec::new();
             let mut report = |info: &Info| reports.push((info.score, format!("{:?}", info.bound)));
-            let outcome = search::search(&pos, &limits, &tt, &Signals::new(false), &mut report);
+            let signals = Signals::new(false);
+            let outcome = search::search_then(
+                &pos,
+                &limits,
+                &tt,
+                &mut memory,
+                &signals,
+                &mut report,
+                &mut |_| {},
+            );
             reports.push((outcome.score, "the outcome".to_string()));
             for (score, bound) in reports {
                 if let Some(why) = untrue(score, dtz, pos.halfmove_clock()) {
