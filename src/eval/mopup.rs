@@ -21,9 +21,10 @@
 //!
 //! It applies only while one side has a bare king and the other a queen, a rook, bishops of
 //! both colours, or bishop and knight: anywhere else the evaluation is untouched, so ordinary
-//! play (and `bench`) hardly notices it. The search applies it to either evaluation, network
-//! or hand-written (`search::alphabeta`), and a strength limit plays such a root straight
-//! (`search::strength`): the evaluation is what a won ending is won by, not a place to err.
+//! play (and `bench`) hardly notices it. The search uses it in place of either evaluation,
+//! network or hand-written (`search::alphabeta`), and a strength limit plays such a root
+//! straight (`search::strength`): the evaluation is what a won ending is won by, not a place
+//! to err.
 
 use super::EVAL_LIMIT;
 use chess::{BitBoard, Board, Color, Piece, Square};
@@ -70,20 +71,17 @@ fn mates_alone(board: &Board, side: Color) -> bool {
     (light && dark) || (bishops != 0 && has(Piece::Knight) != BitBoard(0))
 }
 
-/// `eval` (centipawns for the side to move), or in a lone-king ending the mop-up evaluation
-/// that replaces it: a known win, the attacker's material, and the term below, within
-/// [`EVAL_LIMIT`].
+/// In a lone-king ending, its evaluation (centipawns for the side to move): a known win, the
+/// attacker's material and the term below, within [`EVAL_LIMIT`]; None anywhere else.
 #[inline]
-pub fn adjust(board: &Board, eval: i32) -> i32 {
-    let Some(strong) = attacker(board) else {
-        return eval;
-    };
+pub fn evaluate(board: &Board) -> Option<i32> {
+    let strong = attacker(board)?;
     let score = (KNOWN_WIN + material(board, strong) + bonus(board, strong)).min(EVAL_LIMIT);
-    if board.side_to_move() == strong {
+    Some(if board.side_to_move() == strong {
         score
     } else {
         -score
-    }
+    })
 }
 
 /// The attacker's pieces at their usual values, so that keeping more of them, or trading
@@ -178,7 +176,7 @@ mod tests {
             assert_eq!(attacker(&board(fen)), expected, "{fen}");
         }
         let start = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-        assert_eq!(adjust(&start, 17), 17);
+        assert_eq!(evaluate(&start), None);
     }
 
     /// The lone king is worth more on the edge and in the corner, and with the kings close;
@@ -196,8 +194,8 @@ mod tests {
         let white = board("k7/8/2K5/8/8/8/8/7R w - - 0 1");
         let black = board("k7/8/2K5/8/8/8/8/7R b - - 0 1");
         let whole = KNOWN_WIN + 500 + near;
-        assert_eq!(adjust(&white, 100), whole);
-        assert_eq!(adjust(&black, -100), -whole);
+        assert_eq!(evaluate(&white), Some(whole));
+        assert_eq!(evaluate(&black), Some(-whole));
     }
 
     /// With bishop and knight the corner of the bishop's colour is the goal: any edge beats

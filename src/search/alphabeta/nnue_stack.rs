@@ -44,7 +44,23 @@ impl Searcher<'_> {
     #[inline]
     pub(super) fn evaluate(&self, ply: usize) -> i32 {
         let board = self.pos.board();
-        let eval = match &self.nnue {
+        // A bare king against mating material has an evaluation of its own (`eval::mopup`),
+        // which the network's is not computed for.
+        let eval = mopup::evaluate(board).unwrap_or_else(|| self.evaluate_board(board, ply));
+        // A strength limit's fixed error for this position (`search::strength`).
+        match &self.blur {
+            None => eval,
+            Some(blur) => blur
+                .apply(self.pos.key(), eval)
+                .clamp(-EVAL_LIMIT_NNUE, EVAL_LIMIT_NNUE),
+        }
+    }
+
+    /// The network's evaluation of `board` at `ply` (the hand-written one without a network),
+    /// for the side to move.
+    #[inline]
+    fn evaluate_board(&self, board: &chess::Board, ply: usize) -> i32 {
+        match &self.nnue {
             // In the library's unit tests, every incrementally kept accumulator the search
             // reads must equal one computed from the board: this is what checks the search's
             // own bookkeeping (make, null moves, the board passed after the move).
@@ -61,15 +77,6 @@ impl Searcher<'_> {
                 )
                 .clamp(-EVAL_LIMIT_NNUE, EVAL_LIMIT_NNUE),
             None => evaluate(board),
-        };
-        // A bare king against mating material: driven to the edge (`eval::mopup`).
-        let eval = mopup::adjust(board, eval);
-        // A strength limit's fixed error for this position (`search::strength`).
-        match &self.blur {
-            None => eval,
-            Some(blur) => blur
-                .apply(self.pos.key(), eval)
-                .clamp(-EVAL_LIMIT_NNUE, EVAL_LIMIT_NNUE),
         }
     }
 }
