@@ -81,6 +81,18 @@ pub enum ScoreBound {
     Upper,
 }
 
+impl ScoreBound {
+    /// How UCI writes the bound after a score (`score cp 50 lowerbound`), with its leading
+    /// space; nothing for an exact score. `selfplay`'s PGN comments use the same words.
+    pub fn uci_suffix(self) -> &'static str {
+        match self {
+            ScoreBound::Exact => "",
+            ScoreBound::Lower => " lowerbound",
+            ScoreBound::Upper => " upperbound",
+        }
+    }
+}
+
 /// One line of search output (the engine turns it into `info depth …`).
 #[derive(Clone, Debug)]
 pub struct Info {

@@ -132,7 +132,7 @@ impl Game {
                     " {{{}/{}{}}}",
                     score_text(m.score),
                     m.depth,
-                    bound_word(m.bound)
+                    m.bound.uci_suffix()
                 )
             });
             // After a comment the export format repeats the move number before Black's move.
@@ -253,19 +253,10 @@ pub struct MoveScore {
     pub score: i32,
     pub depth: u32,
     /// A move the unfinished iteration proved better than the last one's is played with the
-    /// lower bound that proved it: no evaluation of the position, so the PGN marks it and
-    /// `datagen` keeps no such position.
+    /// lower bound that proved it: no evaluation of the position, so the PGN marks it after
+    /// the depth in UCI's words (`+0.35/9 lowerbound`; readers that take the score and depth
+    /// still can, and `tune` skips it), and `datagen` keeps no such position.
     pub bound: ScoreBound,
-}
-
-/// How a PGN comment marks a bound after the depth (`+0.35/9 lowerbound`), in UCI's words;
-/// readers that take the score and depth still can, and `tune` skips it.
-fn bound_word(bound: ScoreBound) -> &'static str {
-    match bound {
-        ScoreBound::Exact => "",
-        ScoreBound::Lower => " lowerbound",
-        ScoreBound::Upper => " upperbound",
-    }
 }
 
 /// A score as PGN comments write it: pawns with two decimals (`+0.35`), or `+M3` for a mate.
@@ -518,8 +509,8 @@ mod tests {
         assert_eq!(crate::tools::tune::comment_score("+M3/9"), None);
         assert_eq!(crate::tools::tune::comment_score("book"), None);
         // A bound is marked, and a reader of evaluations skips it.
-        assert_eq!(bound_word(ScoreBound::Lower), " lowerbound");
-        assert_eq!(bound_word(ScoreBound::Exact), "");
+        assert_eq!(ScoreBound::Lower.uci_suffix(), " lowerbound");
+        assert_eq!(ScoreBound::Exact.uci_suffix(), "");
         assert_eq!(
             crate::tools::tune::comment_score("+0.35/9 lowerbound"),
             None

@@ -8,7 +8,7 @@ use crate::position::{Position, UciMove};
 use crate::score;
 use crate::search::features::Features;
 use crate::search::strength::Strength;
-use crate::search::{self, Info, Limits, Memory, Outcome, ScoreBound, Signals, StopReason};
+use crate::search::{self, Info, Limits, Memory, Outcome, Signals, StopReason};
 use crate::tablebase::Tablebases;
 use crate::time::{self, Answer, Game, Mode, TimeLimit};
 use crate::tt::TranspositionTable;
@@ -592,11 +592,7 @@ fn format_info(pos: &Position, info: &Info, wdl: bool) -> String {
     let us = info.time.as_micros().max(1);
     let nps = u128::from(info.nodes) * 1_000_000 / us;
     let ms = us / 1000;
-    let bound = match info.bound {
-        ScoreBound::Exact => "",
-        ScoreBound::Lower => " lowerbound",
-        ScoreBound::Upper => " upperbound",
-    };
+    let bound = info.bound.uci_suffix();
     let pv = pos.line_text(&info.pv);
     let tbhits = info
         .tbhits
@@ -795,6 +791,7 @@ pub fn run_with(input: impl Read + Send + 'static) {
 mod tests {
     use super::*;
     use crate::eval::nnue::{Network, QA, QB, SCALE};
+    use crate::search::ScoreBound;
 
     /// TimeLog's stop line names the rule's numbers when the rule stopped the search, and
     /// when something else did (the hard limit, a `stop`), what the rule's last check weighed:
