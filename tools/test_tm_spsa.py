@@ -80,5 +80,25 @@ class ParamsFromEngine(unittest.TestCase):
                 tm_spsa.engine_params(os.path.join(tmp, "missing"))
 
 
+class Control(unittest.TestCase):
+    SEARCH = {"RfpMargin", "LmrMinDepth"}
+
+    def test_a_node_count_tunes_search_constants(self):
+        tc = tm_spsa.fastchess_pgn.TimeControl.parse("nodes=20000")
+        tm_spsa.check_control(tc, [tm_spsa.Param("RfpMargin=75,30,150,6")], self.SEARCH)
+
+    def test_a_node_count_refuses_a_clock_option(self):
+        tc = tm_spsa.fastchess_pgn.TimeControl.parse("nodes=20000")
+        params = [tm_spsa.Param("RfpMargin=75,30,150,6"), tm_spsa.Param("Slow Mover=100,50,200,10")]
+        with self.assertRaises(ValueError) as caught:
+            tm_spsa.check_control(tc, params, self.SEARCH)
+        self.assertIn("Slow Mover is not a search constant", str(caught.exception))
+        self.assertNotIn("RfpMargin", str(caught.exception))
+
+    def test_a_clock_tunes_anything(self):
+        tc = tm_spsa.fastchess_pgn.TimeControl.parse("5+0.05")
+        tm_spsa.check_control(tc, [tm_spsa.Param("Slow Mover=100,50,200,10")], set())
+
+
 if __name__ == "__main__":
     unittest.main()

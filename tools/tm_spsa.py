@@ -8,8 +8,8 @@ OpenBench, Ethereal and Alexandria) tune time-management and search constants.
     tools/tm_spsa.py run --engine target/release/sandglass --tc 40/2 --iterations 400 --pairs 2 \\
         --option "Soft Stop=learned" --param "Soft Stop Learned Scale=5,1,30,2,0.05" \\
         --state spsa-kappa.json
-    tools/tm_spsa.py run --engine sandglass-tune --tc 8+0.08 --iterations 2000 \
-        --params-from-engine --state spsa-search.json
+    tools/tm_spsa.py run --engine sandglass-tune --tc nodes=20000 --iterations 6000 --pairs 2 \\
+        --params-from-engine --state data/spsa/search.json --log data/spsa/search.csv
     tools/tm_spsa.py selftest
 
 Each iteration plays one game pair (or more, `--pairs`) from the book between two copies of
@@ -40,7 +40,9 @@ learned soft stop's scale is tuned with `Soft Stop=learned` on both sides, for e
 MIN, MAX, C_END, R_END`) as a parameter; a `--param` of the same name replaces that line's
 values, and other `--param`s are tuned beside them. The engine offers those constants as
 options only when built with `cargo build --release --features tune` (docs/tuning.md); a
-normal build refuses them before the first game.
+normal build refuses them before the first game. `--tc nodes=N` (a fixed node count a move)
+is taken only when every tuned parameter is one of those search constants: without a clock a
+time-manager option plays no part.
 
 The state (theta, iteration, seed) is written to --state after every iteration, so an
 interrupted run resumes with the same command. Every iteration is one line of --log (CSV).
@@ -174,6 +176,21 @@ def fixed_options(specs, params):
     return out
 
 
+def check_control(tc, params, search_names):
+    """Refuse a node count unless every tuned parameter is one of the engine's search constants
+    (`search_names`, the names `tune --spsa-params` prints). At a fixed node count no clock
+    runs, so a time-manager option would be tuned on noise alone; a search constant changes
+    the tree a node budget buys, which is what the games then measure."""
+    if not tc.nodes:
+        return
+    clock_only = [p.name for p in params if p.name not in search_names]
+    if clock_only:
+        what = "is not a search constant" if len(clock_only) == 1 else "are not search constants"
+        raise ValueError(f"--tc nodes={tc.nodes}: {', '.join(clock_only)} {what} (the engine's "
+                         "`tune --spsa-params`), and without a clock plays no part; tune it at "
+                         "a clock (B+I, M/B, M/B+I or st=S)")
+
+
 def spsa_step(theta, params, k, iterations, delta, result):
     """theta after one iteration whose plus side scored `result` = wins - losses."""
     out = []
@@ -230,8 +247,10 @@ def save_state(path, state):
 
 def run(args):
     params = [Param(s) for s in args.param or []]
+    table = engine_params(args.engine) if args.params_from_engine or args.tc_parsed.nodes else []
     if args.params_from_engine:
-        params = merge_params(engine_params(args.engine), params)
+        params = merge_params(table, params)
+    check_control(args.tc_parsed, params, {p.name for p in table})
     args.fixed = fixed_options(args.option, params)
     state = load_state(args.state, params, args)
     with contextlib.ExitStack() as stack:
@@ -326,9 +345,9 @@ def main():
     if args.iterations < 1 or args.pairs < 1:
         raise SystemExit("--iterations and --pairs must be at least 1")
     args.tc_parsed = fastchess_pgn.TimeControl.parse(args.tc)
-    if args.tc_parsed is None or args.tc_parsed.nodes:
-        # At fixed nodes the clock, and so every time-manager parameter, plays no part.
-        raise SystemExit(f"--tc {args.tc!r}: expected B+I (5+0.05), M/B (40/2), M/B+I or st=S")
+    if args.tc_parsed is None:
+        raise SystemExit(f"--tc {args.tc!r}: expected B+I (5+0.05), M/B (40/2), M/B+I, st=S "
+                         "or nodes=N")
     args.fastchess, (args.engine,) = fastchess_run.require("tm_spsa.py run", args.fastchess, [args.engine])
     args.book = os.path.abspath(args.book)
     try:
