@@ -233,13 +233,13 @@ fn start_position(
 }
 
 /// Is `pos` within ±`limit` centipawns by a short search with `network`? (A start position
-/// that is not is decided before the game begins.)
+/// that is not is decided before the game begins.) Also the nodes the search took.
 fn balanced(
     pos: &Position,
     limit: i32,
     network: &Option<Arc<Network>>,
     tt: &TranspositionTable,
-) -> bool {
+) -> (bool, u64) {
     tt.clear();
     let limits = Limits {
         mode: Mode::nodes(REJECT_NODES),
@@ -247,12 +247,58 @@ fn balanced(
         ..Limits::default()
     };
     let outcome = search::search(pos, &limits, tt, &Signals::new(false), &mut |_| {});
-    outcome.score.abs() <= limit
+    (outcome.score.abs() <= limit, outcome.nodes)
 }
 
-/// Play one game with `limits` and return its kept positions as records.
-fn game_records(start: &Position, limits: &Limits, tt: &TranspositionTable) -> Vec<u8> {
+/// What the run did with its time, summed over the threads: a rate of positions a second is
+/// nodes a second divided by nodes a kept position, and this says which of the two to raise.
+#[derive(Default)]
+struct Work {
+    games: AtomicU64,
+    plies: AtomicU64,
+    /// Positions the games gave, before the last game is cut to the target.
+    kept: AtomicU64,
+    game_nodes: AtomicU64,
+    /// Nodes of the `--reject-score` searches, rejected openings included.
+    check_nodes: AtomicU64,
+}
+
+impl Work {
+    fn add(counter: &AtomicU64, n: u64) {
+        counter.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// One line: games, their length, the share of positions kept, nodes a kept position
+    /// and the opening checks' share of them, and nodes a second a thread.
+    fn summary(&self, secs: f64, threads: usize) -> String {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed) as f64;
+        let (games, plies, kept) = (get(&self.games), get(&self.plies), get(&self.kept));
+        let nodes = get(&self.game_nodes) + get(&self.check_nodes);
+        let share = |a: f64, b: f64| if b > 0.0 { 100.0 * a / b } else { 0.0 };
+        format!(
+            "games {games:.0}, plies a game {:.0}, positions kept {:.0} %, nodes a kept \
+             position {:.0} ({:.1} % in the opening checks), nodes/s a thread {:.0}",
+            if games > 0.0 { plies / games } else { 0.0 },
+            share(kept, plies),
+            if kept > 0.0 { nodes / kept } else { 0.0 },
+            share(get(&self.check_nodes), nodes),
+            nodes / (secs * threads as f64).max(1e-3),
+        )
+    }
+}
+
+/// Play one game with `limits` and return its kept positions as records (and count its
+/// plies, nodes and kept positions in `work`).
+fn game_records(
+    start: &Position,
+    limits: &Limits,
+    tt: &TranspositionTable,
+    work: &Work,
+) -> Vec<u8> {
     let game = selfplay::play_game(start, limits, tt);
+    Work::add(&work.games, 1);
+    Work::add(&work.plies, game.scores.len() as u64);
+    Work::add(&work.game_nodes, game.scores.iter().map(|m| m.nodes).sum());
     let result = match game.result {
         GameResult::WhiteWins => 2,
         GameResult::Draw => 1,
@@ -281,6 +327,7 @@ fn game_records(start: &Position, limits: &Limits, tt: &TranspositionTable) -> V
         }
         pos.make_move(m);
     }
+    Work::add(&work.kept, (out.len() / RECORD_BYTES) as u64);
     out
 }
 
@@ -368,13 +415,14 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
         ..Limits::default()
     };
     let rejected = AtomicU64::new(0);
+    let work = Work::default();
     let started = Instant::now();
     let last_log = &Mutex::new(started);
     std::thread::scope(|scope| {
         for (t, (shard, tt)) in shards.iter().zip(&tables).enumerate() {
             let (book, chess960, total, bar) = (&book, &chess960, &total, &bar);
             let failure = &failure;
-            let (limits, rejected) = (&limits, &rejected);
+            let (limits, rejected, work) = (&limits, &rejected, &work);
             scope.spawn(move || {
                 let fail = |e: String| {
                     *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
@@ -404,12 +452,14 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
                         continue;
                     };
                     if let Some(limit) = args.reject_score {
-                        if !balanced(&start, limit, &limits.network, tt) {
+                        let (even, nodes) = balanced(&start, limit, &limits.network, tt);
+                        Work::add(&work.check_nodes, nodes);
+                        if !even {
                             rejected.fetch_add(1, Ordering::Relaxed);
                             continue;
                         }
                     }
-                    let records = game_records(&start, limits, tt);
+                    let records = game_records(&start, limits, tt, work);
                     if !records.is_empty() {
                         fruitless = 0;
                     }
@@ -450,6 +500,7 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
             ""
         }
     );
+    eprintln!("{}", work.summary(secs, threads));
     Ok(true)
 }
 
@@ -468,7 +519,8 @@ mod tests {
             mode: Mode::nodes(300),
             ..Limits::default()
         };
-        let bytes = game_records(&start, &limits, &tt);
+        let work = Work::default();
+        let bytes = game_records(&start, &limits, &tt, &work);
         assert_eq!(bytes.len() % RECORD_BYTES, 0);
         let records = decode_all(&bytes).expect("decodes");
         assert!(!records.is_empty());
@@ -478,6 +530,17 @@ mod tests {
             let board = r.board().expect("legal board");
             assert_eq!(*board.checkers(), chess::EMPTY, "in check: {board}");
         }
+        // The account: one game, its plies, the positions kept, 300 nodes a move at most.
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        assert_eq!(get(&work.games), 1);
+        assert_eq!(get(&work.kept), records.len() as u64);
+        assert!(get(&work.plies) >= get(&work.kept));
+        let nodes = get(&work.game_nodes);
+        assert!(
+            nodes > 0 && nodes <= 300 * get(&work.plies),
+            "{nodes} nodes"
+        );
+        assert!(work.summary(1.0, 1).starts_with("games 1, plies a game "));
     }
 
     #[test]
@@ -672,8 +735,13 @@ mod tests {
         let odds = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
             .expect("fen");
         let network = crate::eval::nnue::select::default_network();
-        assert!(!balanced(&odds, 400, &network, &tt));
-        assert!(balanced(&Position::startpos(), 400, &network, &tt));
+        let (even, nodes) = balanced(&odds, 400, &network, &tt);
+        assert!(!even);
+        assert_eq!(
+            nodes, REJECT_NODES,
+            "a node-limited search stops at its limit"
+        );
+        assert!(balanced(&Position::startpos(), 400, &network, &tt).0);
     }
 
     /// A soft node limit ends a search after a whole iteration: its tree is exactly that of

@@ -229,6 +229,7 @@ pub fn play_game(start: &Position, limits: &Limits, tt: &TranspositionTable) -> 
             score: outcome.score,
             depth: outcome.depth,
             bound: outcome.bound,
+            nodes: outcome.nodes,
         });
         moves.push(move_to_san(pos.board(), best));
         pos.make_move(best);
@@ -257,6 +258,8 @@ pub struct MoveScore {
     /// the depth in UCI's words (`+0.35/9 lowerbound`; readers that take the score and depth
     /// still can, and `tune` skips it), and `datagen` keeps no such position.
     pub bound: ScoreBound,
+    /// Nodes the move's search took: what a game costs, for `datagen`'s account of its speed.
+    pub nodes: u64,
 }
 
 /// A score as PGN comments write it: pawns with two decimals (`+0.35`), or `+M3` for a mate.
