@@ -9,7 +9,7 @@ OpenBench, Ethereal and Alexandria) tune time-management and search constants.
         --option "Soft Stop=learned" --param "Soft Stop Learned Scale=5,1,30,2,0.05" \\
         --state spsa-kappa.json
     tools/tm_spsa.py run --engine sandglass-tune --tc nodes=20000 --iterations 6000 --pairs 2 \\
-        --params-from-engine --state data/spsa/search.json --log data/spsa/search.csv
+        --params-from-engine --state data/spsa/search-20k.json --log data/spsa/search-20k.csv
     tools/tm_spsa.py selftest
 
 Each iteration plays one game pair (or more, `--pairs`) from the book between two copies of
